@@ -1747,7 +1747,7 @@
      With ECS_SCHED_SCRIPTS defined (ECS_SCHED_NATIVE_SCRIPTS and ECS_SCHED_LUA define it),
      systems and observers can come from scripts. The library knows no language: a driver
      (ecs_sched_script_driver: a name, the file endings it runs, and load, declare, run,
-     unload, destroy) does, and a world is given drivers with ecs_sched_script_driver_add.
+     unload, destroy, commit) does, and a world is given drivers with ecs_sched_script_driver_add.
 
          ecs_sched_script *ai = ecs_sched_script_load(w, "scripts/ai.lua");  // by its ending
 
@@ -1780,7 +1780,9 @@
      the declarations, and is called again for the version before when a reload fails (it
      must be callable more than once); run(version, index, ctx, trigger) runs a declaration
      that has no fn (trigger: NULL for a system); unload(version); destroy() when the world
-     goes. Inside a script's system, ecs_sched_ctx_user_data is its desc's user_data, as
+     goes; commit(script, version) (optional) once the version has declared and its schedules
+     built: what must wait until nothing else can fail (a failure rolls the load back as a
+     refused declaration). Inside a script's system, ecs_sched_ctx_user_data is its desc's user_data, as
      for any system.
 
      Native scripts (ECS_SCHED_NATIVE_SCRIPTS, POSIX). ecs_sched_native_script_driver()
@@ -1828,9 +1830,16 @@
      u8..u64, f32, f64, bool, entity, chars N, or the name of a component declared before: a
      nested struct; {"slots", "i32", count = 4}: a fixed array) and describes it (see
      REFLECTION): C, JSON and printing see it. ecs.message{name =, fields =} registers a
-     message type the same way (fields may be left out: a message that carries nothing). A component of that name registered already is reused if its layout is
-     the same, and refused otherwise, naming the field that differs: values are not migrated,
-     so a reload cannot change a component's layout (rename it, or restart). A row has
+     message type the same way (fields may be left out: a message that carries nothing). A
+     component of that name registered already is reused if its layout is the same. A
+     script's component whose fields a reload changes is migrated (registered with
+     .scripted, by ecs_sched_component_migrate, when the reload commits): a field of the
+     same name and type keeps its value, a new field is zero, a removed one is gone; a field
+     whose type changed is refused as the file loads ("field 'hp' was i32 and is f32 now":
+     rename it), and so is another layout for a component C registered. A reload that fails
+     leaves layouts and values as they were; a snapshot taken before a migration is refused
+     on restore (ECS_SCHED_ERR_REFUSED: take a new one), and prefab data holding a value of a
+     script's component set before it is refused on instantiate (set it again). A row has
      .entity and a value per term, by component name; a value's fields read and write as
      numbers, booleans, strings, entities (numbers: exact in Lua 5.4, while the generation
      stays below 2^21 in LuaJIT) and nested described types (values, written as tables); an
@@ -2315,7 +2324,7 @@
                 ecs_sched_script_unload, ecs_sched_scripts_poll, ecs_sched_script_find,
                 ecs_sched_script_path, ecs_sched_script_world, ecs_sched_script_version,
                 ecs_sched_script_add_system, ecs_sched_script_add_observer,
-                ecs_sched_script_fail
+                ecs_sched_script_fail, ecs_sched_component_migrate
      script_native  ecs_sched_native_script_driver
      script_lua ecs_sched_lua_script_driver
 
@@ -2824,6 +2833,9 @@ typedef struct ecs_sched_component_desc {
     bool toggleable;      /* may be switched off on one entity without moving it (see
                              Component disabling in THE WORLD); table storage only; fixed
                              at registration */
+    bool scripted;        /* defined by a script, not by a C type (a script driver sets it):
+                             its layout may change, its values migrated
+                             (ecs_sched_component_migrate); fixed at registration */
 } ecs_sched_component_desc;
 
 /* How a schedule's systems are run. */
@@ -5195,7 +5207,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs
               gave its own fn (a native function);
      unload   to free a version: replaced by a successful reload, given up after a failed one,
               or its script unloaded;
-     destroy  (optional) when the world goes, after every version is unloaded.
+     destroy  (optional) when the world goes, after every version is unloaded;
+     commit   (optional) once a version has loaded, declared and its schedules built, before
+              the version it replaces is unloaded: what the driver held back until the load
+              could no longer fail (a script's component that changed its layout is migrated
+              then). A failure is a failed load or reload: the version's declarations are
+              taken out and the version before is declared again.
    Each receives the driver's user_data. */
 typedef struct ecs_sched_script ecs_sched_script;
 
@@ -5209,6 +5226,7 @@ typedef struct ecs_sched_script_driver {
                 const ecs_sched_trigger *trigger, void *user_data);
     void (*unload)(void *version, void *user_data);
     void (*destroy)(void *user_data);
+    ecs_sched_result (*commit)(ecs_sched_script *script, void *version, void *user_data);
 } ecs_sched_script_driver;
 
 /* Adds a driver to the world (copied). A name or an ending another driver has is refused. */
@@ -5261,6 +5279,33 @@ ECS_SCHED_API uint32_t ecs_sched_script_add_observer(ecs_sched_script *script,
    '<path>': " and the message (write where: the file and line). Returns the code. */
 ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, const char *format,
                                                      ...) ECS_SCHED__PRINTF(2, 3);
+
+#ifndef ECS_SCHED_NO_REFLECT
+/* ---- a script's component with a new layout ----
+
+   A component a script defines (registered with .scripted, as drivers do) may change its
+   layout when the script is reloaded: ecs_sched_component_migrate gives it its new size,
+   alignment and members, and converts every value the world holds of it (in each table
+   holding it, prefabs' included, in its sparse set, as a resource) with `convert`, which
+   reads a value in the old layout (src) and writes it in the new one (dst, zeroed first).
+   With convert NULL the values are converted by member name: a member of the same name and
+   type keeps its value, a new member is zero, a member that went is gone; a member of the
+   same name and another type is refused (ECS_SCHED_ERR_COMPONENT_MISMATCH, naming it and both
+   types). All or nothing: the new blocks are made before the world takes any of them; change
+   ticks stay. Refused (ECS_SCHED_ERR_REFUSED) for a component no script defined (a C type's
+   layout is the compiler's), one with hooks, and while a command buffer (a delayed one
+   included) holds a value of it not applied yet; between schedule runs only. A snapshot
+   taken before is refused by ecs_sched_snapshot_restore, and prefab data holding a value of a
+   script's component set before by ecs_sched_prefab_data_instantiate (set it again). */
+typedef void (*ecs_sched_convert_fn)(void *dst, const void *src, void *user_data);
+
+ECS_SCHED_API ecs_sched_result ecs_sched_component_migrate(ecs_sched_world *world, ecs_sched_id id,
+                                                           size_t size, size_t alignment,
+                                                           int32_t member_count,
+                                                           const ecs_sched_member *members,
+                                                           ecs_sched_convert_fn convert,
+                                                           void *user_data);
+#endif /* ECS_SCHED_NO_REFLECT */
 
 #endif /* ECS_SCHED_SCRIPTS */
 
@@ -7354,6 +7399,7 @@ typedef struct ecs_sched__component {
     bool managed;                  /* added and removed by the library only (a base's mark,
                                       which follows IsA relationships: inherit.h) */
     bool toggleable;               /* tables keep a bit per row: enabled or not (table.h) */
+    bool scripted;                 /* a script defined it: its layout may change (script.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -7518,6 +7564,9 @@ typedef struct ecs_sched__part_key {
 struct ecs_sched_world {
     ecs_sched__env env;
     uint64_t serial;                     /* tells worlds apart (snapshot.h) */
+    uint32_t layout_changes;             /* components whose layout changed, values migrated
+                                            (script.h); older snapshots are refused */
+    ecs_sched_id layout_changed;         /* the last of them, for the message */
     ecs_sched__component *components;    /* by id; slot 0 unused */
 #ifdef ECS_SCHED_THREADS
     atomic_uint tick;                    /* the last change tick handed out (change.h) */
@@ -12895,6 +12944,7 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
     c->toggleable = desc->toggleable;
+    c->scripted = desc->scripted;
     w->resources[id] = NULL;
     if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
         ecs_sched__free(&w->env, c->name);
@@ -12950,6 +13000,129 @@ ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const 
                                                       size_t size, size_t alignment) {
     return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
 }
+
+/* ---- a new layout for a component's values (script.h migrates a script's components) ----
+
+   Every value the world stores of one component, in each table holding it (prefabs' too),
+   its sparse set and its resource, converted into new blocks first; only when all of them
+   are made does the world take them, so that running out of memory changes nothing. */
+
+#if defined(ECS_SCHED_SCRIPTS) && !defined(ECS_SCHED_NO_REFLECT)
+
+typedef void (*ecs_sched__convert_fn)(void *dst, const void *src, void *user_data);
+
+typedef struct ecs_sched__relayout {
+    ecs_sched_id id;
+    uint32_t size;
+    uint8_t alignment;
+    unsigned char **columns;       /* by table index: the new block of the column, or NULL */
+    unsigned char *sparse;         /* the sparse set's new block */
+    void *resource;                /* the resource's new block */
+} ecs_sched__relayout;
+
+/* `count` values from `from` (old layout) into `to` (new, zeroed first). */
+static void ecs_sched__relayout_values(const ecs_sched__relayout *r, unsigned char *to,
+                                       const unsigned char *from, uint32_t old_size,
+                                       size_t count, size_t capacity,
+                                       ecs_sched__convert_fn convert, void *user_data) {
+    size_t i;
+    memset(to, 0, capacity * r->size);
+    for (i = 0; i < count; i++) convert(to + i * r->size, from + i * old_size, user_data);
+}
+
+static void ecs_sched__relayout_discard(ecs_sched_world *w, ecs_sched__relayout *r) {
+    uint32_t i;
+    for (i = 0; r->columns && i < w->table_count; i++) ecs_sched__aligned_free(&w->env, r->columns[i]);
+    ecs_sched__free(&w->env, r->columns);
+    ecs_sched__aligned_free(&w->env, r->sparse);
+    ecs_sched__aligned_free(&w->env, r->resource);
+    memset(r, 0, sizeof *r);
+}
+
+/* Makes the new blocks of component id's values, converted; false when out of memory, with
+   nothing left behind. The world is not changed. */
+static bool ecs_sched__relayout_prepare(ecs_sched_world *w, ecs_sched_id id, size_t size,
+                                        size_t alignment, ecs_sched__convert_fn convert,
+                                        void *user_data, ecs_sched__relayout *r) {
+    const ecs_sched__component *c = &w->components[id];
+    const ecs_sched__sparse_set *set = ecs_sched__sparse_of(w, id);
+    size_t column_alignment = alignment > ECS_SCHED__COLUMN_ALIGNMENT ? alignment
+                                                                     : ECS_SCHED__COLUMN_ALIGNMENT;
+    uint32_t i;
+    memset(r, 0, sizeof *r);
+    r->id = id;
+    r->size = (uint32_t)size;
+    r->alignment = (uint8_t)alignment;
+    r->columns = (unsigned char **)ecs_sched__calloc(&w->env, (w->table_count + 1u) * sizeof *r->columns);
+    if (!r->columns) return false;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        int32_t j = ecs_sched__column_find(t, id);
+        if (j < 0 || t->capacity == 0) continue;
+        r->columns[i] = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)t->capacity * size,
+                                                                  column_alignment);
+        if (!r->columns[i]) break;
+        ecs_sched__relayout_values(r, r->columns[i], t->columns[j].data, c->size, (size_t)t->count,
+                                   (size_t)t->capacity, convert, user_data);
+    }
+    if (i == w->table_count && set && set->capacity) {
+        r->sparse = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)set->capacity * size,
+                                                              alignment > 16 ? alignment : 16);
+        if (r->sparse) {
+            ecs_sched__relayout_values(r, r->sparse, set->values, c->size, set->count,
+                                       set->capacity, convert, user_data);
+        }
+    }
+    if (i == w->table_count && (!set || !set->capacity || r->sparse) && w->resources[id]) {
+        r->resource = ecs_sched__aligned_alloc(&w->env, size, alignment);
+        if (r->resource) {
+            ecs_sched__relayout_values(r, (unsigned char *)r->resource,
+                                       (const unsigned char *)w->resources[id], c->size, 1, 1,
+                                       convert, user_data);
+        }
+    }
+    if (i < w->table_count || (set && set->capacity && !r->sparse) ||
+        (w->resources[id] && !r->resource)) {
+        ecs_sched__relayout_discard(w, r);
+        return false;
+    }
+    return true;
+}
+
+/* The world takes the new blocks and the new size and alignment, and frees the old blocks;
+   change ticks, toggles and rows stay as they are. Cannot fail. */
+static void ecs_sched__relayout_commit(ecs_sched_world *w, ecs_sched__relayout *r) {
+    ecs_sched__component *c = &w->components[r->id];
+    ecs_sched__sparse_set *set = ecs_sched__sparse_of(w, r->id);
+    uint32_t i;
+    for (i = 0; i < w->table_count; i++) {
+        ecs_sched__table *t = w->tables[i];
+        int32_t j = ecs_sched__column_find(t, r->id);
+        if (j < 0) continue;
+        ecs_sched__aligned_free(&w->env, t->columns[j].data);
+        t->columns[j].data = r->columns[i];
+        t->columns[j].size = r->size;
+        r->columns[i] = NULL;
+    }
+    if (set && r->sparse) {
+        ecs_sched__aligned_free(&w->env, set->values);
+        set->values = r->sparse;
+        r->sparse = NULL;
+    }
+    if (r->resource) {
+        ecs_sched__aligned_free(&w->env, w->resources[r->id]);
+        w->resources[r->id] = r->resource;
+        r->resource = NULL;
+    }
+    c->size = r->size;
+    c->alignment = r->alignment;
+    w->layout_changes++;
+    w->layout_changed = r->id;
+    w->rows_version++;   /* the lists of queries point into the old blocks */
+    ecs_sched__relayout_discard(w, r);
+}
+
+#endif /* ECS_SCHED_SCRIPTS && !ECS_SCHED_NO_REFLECT */
 
 /*============================== src/entity.h (implementation) ===============================*/
 /* entity: spawning, despawning, and the components of one entity: each moves the entity
@@ -24828,6 +25001,7 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 typedef struct ecs_sched__entry_value {
     ecs_sched_id id;
     unsigned char *data;            /* a constructed copy; NULL for a tag */
+    uint32_t layouts;               /* the world's layout_changes when it was set (script.h) */
 } ecs_sched__entry_value;
 
 typedef struct ecs_sched__entry {
@@ -25533,14 +25707,15 @@ static bool ecs_sched__copy_values(ecs_sched_world *w, const ecs_sched_member *f
     return true;
 }
 
-ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
-                                    int32_t count, const ecs_sched_member *fields) {
+/* The description of `fields` for component id, checked, in *fresh, with room for it in
+   the world's descriptions; on failure nothing is left behind. */
+static ecs_sched_result ecs_sched__description_make(ecs_sched_world *w, ecs_sched_id id,
+                                                    int32_t count, const ecs_sched_member *fields,
+                                                    ecs_sched__description *out) {
     ecs_sched__description fresh;
     ecs_sched_result result = ECS_SCHED_OK;
     size_t align[ECS_SCHED__MAX_FIELDS];
     int32_t order[ECS_SCHED__MAX_FIELDS], i, j;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "describe");
     if (w->components[id].size == 0 || count < 1 || count > ECS_SCHED__MAX_FIELDS || !fields) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "describe('%s'): %s", w->components[id].name,
@@ -25578,10 +25753,50 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
         ecs_sched__description_clear(w, &fresh);
         return result;
     }
-    ecs_sched__description_clear(w, &ecs_sched__descriptions_of(w)->by_id[id]);
-    ecs_sched__descriptions_of(w)->by_id[id] = fresh;
+    *out = fresh;
     return ECS_SCHED_OK;
 }
+
+/* Replaces id's description by `fresh` (made by ecs_sched__description_make). */
+static void ecs_sched__description_install(ecs_sched_world *w, ecs_sched_id id,
+                                           ecs_sched__description *fresh) {
+    ecs_sched__description_clear(w, &ecs_sched__descriptions_of(w)->by_id[id]);
+    ecs_sched__descriptions_of(w)->by_id[id] = *fresh;
+    memset(fresh, 0, sizeof *fresh);
+}
+
+ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
+                                    int32_t count, const ecs_sched_member *fields) {
+    ecs_sched__description fresh;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "describe");
+    result = ecs_sched__description_make(w, id, count, fields, &fresh);
+    if (result == ECS_SCHED_OK) ecs_sched__description_install(w, id, &fresh);
+    return result;
+}
+
+#ifdef ECS_SCHED_SCRIPTS
+/* The description of `fields` for component id as it will be once it is `size` bytes
+   aligned to `alignment` (a layout it is about to take: script.h). The checks read the
+   component's layout, so it wears the new one while they run. */
+static ecs_sched_result ecs_sched__description_for_layout(ecs_sched_world *w, ecs_sched_id id,
+                                                          size_t size, size_t alignment,
+                                                          int32_t count,
+                                                          const ecs_sched_member *fields,
+                                                          ecs_sched__description *out) {
+    ecs_sched__component *c = &w->components[id];
+    uint32_t old_size = c->size;
+    uint8_t old_alignment = c->alignment;
+    ecs_sched_result result;
+    c->size = (uint32_t)size;
+    c->alignment = (uint8_t)alignment;
+    result = ecs_sched__description_make(w, id, count, fields, out);
+    c->size = old_size;
+    c->alignment = old_alignment;
+    return result;
+}
+#endif /* ECS_SCHED_SCRIPTS */
 
 /* ---- reading scalars ---- */
 
@@ -28893,6 +29108,7 @@ ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *d, int32_t ent
         slot->id = id;
     }
     slot->data = data;
+    slot->layouts = w->layout_changes;
     return ECS_SCHED_OK;
 }
 
@@ -29189,6 +29405,27 @@ static ecs_sched_result ecs_sched__data_check_links(ecs_sched_world *w,
     return result;
 }
 
+/* A value of a script's component set before a component changed its layout may be in the
+   layout before: the world's values are migrated (script.h), prefab data's are not. */
+static ecs_sched_result ecs_sched__data_check_layouts(ecs_sched_world *w,
+                                                      const ecs_sched_prefab_data *d) {
+    uint32_t i, k;
+    for (i = 0; i < d->count; i++) {
+        for (k = 0; k < d->entries[i].count; k++) {
+            const ecs_sched__entry_value *v = &d->entries[i].values[k];
+            if (!w->components[v->id].scripted || v->layouts == w->layout_changes) continue;
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                                   "prefab_data_instantiate: entry %u holds a value of '%s', a "
+                                   "script's component, set before a script's component changed "
+                                   "its layout (the last: '%s'); its values in prefab data are "
+                                   "not migrated: set them again, or load the data again",
+                                   (unsigned)i, w->components[v->id].name,
+                                   ecs_sched__component_label(w, w->layout_changed));
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                               ecs_sched_entity main) {
     ecs_sched_result result;
@@ -29210,7 +29447,8 @@ static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sche
                                "%d; the main entity keeps its own place, so the main entry has "
                                "no parent", (int)d->entries[0].parent);
     }
-    result = ecs_sched__data_check_parents(w, d);
+    result = ecs_sched__data_check_layouts(w, d);
+    if (result == ECS_SCHED_OK) result = ecs_sched__data_check_parents(w, d);
     if (result == ECS_SCHED_OK) result = ecs_sched__data_check_names(w, d, main);
     return result != ECS_SCHED_OK ? result : ecs_sched__data_check_links(w, d);
 }
@@ -30862,6 +31100,8 @@ struct ecs_sched_snapshot {
     ecs_sched__env env;             /* the allocator it was made with */
     uint64_t world;                 /* the serial of the world it was taken of; 0: emptied by
                                        a failed retake */
+    uint32_t layout_changes;        /* the world's count of components whose layout changed
+                                       (script.h): values of another layout are not restored */
     uint32_t table_count;
     ecs_sched__rows_copy *rows;     /* the non-empty tables */
     uint32_t row_copies;
@@ -31450,6 +31690,7 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     }
     s->env.allocator = w->env.allocator;
     s->world = w->serial;
+    s->layout_changes = w->layout_changes;
     s->table_count = w->table_count;
     s->record_count = w->record_count;
     s->free_head = w->free_head;
@@ -31516,6 +31757,11 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     ecs_sched__snapshot_empty_but_rows(w, s);
     spare = s->rows;
     spare_count = s->row_copies;
+    if (s->layout_changes != w->layout_changes) {   /* blocks sized for the layouts before */
+        uint32_t i;
+        for (i = 0; i < spare_count; i++) ecs_sched__rows_free(&s->env, &spare[i]);
+        spare_count = 0;
+    }
     s->rows = NULL;
     s->row_copies = 0;
     s->world = 0;   /* until the retake is whole */
@@ -31544,6 +31790,7 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     }
     if (w->record_count) memcpy(s->records, w->records, w->record_count * sizeof *w->records);
     s->world = w->serial;
+    s->layout_changes = w->layout_changes;
     s->table_count = w->table_count;
     s->record_count = w->record_count;
     ecs_sched__snapshot_link_free(w, s);
@@ -31738,6 +31985,13 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
                                "is world #%llu; a snapshot restores only into the world it was "
                                "taken of (its tables and component ids are that world's)",
                                (unsigned long long)s->world, (unsigned long long)w->serial);
+    }
+    if (s->layout_changes != w->layout_changes) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                               "snapshot_restore: the snapshot was taken before component '%s' "
+                               "changed its layout (a script's reload migrated its values): it "
+                               "holds values in the layout before; take a new snapshot",
+                               ecs_sched__component_label(w, w->layout_changed));
     }
     result = ecs_sched__snapshot_check(w, "snapshot_restore");
     if (result != ECS_SCHED_OK) return result;
@@ -34882,6 +35136,24 @@ static ecs_sched_result ecs_sched__script_declare(ecs_sched_script *script, void
     return ECS_SCHED_OK;
 }
 
+/* The driver's commit of `version`, declared already; on failure its declarations are
+   taken out, as a failed declare's. */
+static ecs_sched_result ecs_sched__script_commit(ecs_sched_script *script, void *version,
+                                                 void *running) {
+    const ecs_sched_script_driver *driver = ecs_sched__driver_of(script);
+    ecs_sched_world *w = script->world;
+    ecs_sched_result result;
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    if (!driver->commit) return ECS_SCHED_OK;
+    result = driver->commit(script, version, driver->user_data);
+    if (result == ECS_SCHED_OK) return result;
+    snprintf(message, sizeof message, "%s", ecs_sched_last_error(w));
+    ecs_sched__script_undeclare(script);
+    script->version = running;
+    if (result == ECS_SCHED_ERR_SCRIPT) return ecs_sched__fail(&w->env, result, "%s", message);
+    return ecs_sched__fail(&w->env, result, "script '%s': %s", script->path, message);
+}
+
 /* Refuses changes to the schedules while one runs, and to the observers while one is called
    (the calls under way hold the declarations). */
 static ecs_sched_result ecs_sched__scripts_settled(ecs_sched_world *w, const char *what,
@@ -34969,7 +35241,8 @@ ecs_sched_script *ecs_sched_script_load(ecs_sched_world *w, const char *path) {
     (void)ecs_sched__file_stamp_of(path, &script->stamp);
     all->items[all->count++] = script;   /* found by its path while it declares */
     if (!(version = driver->load(script, path, driver->user_data)) ||
-        ecs_sched__script_declare(script, version) != ECS_SCHED_OK) {
+        ecs_sched__script_declare(script, version) != ECS_SCHED_OK ||
+        ecs_sched__script_commit(script, version, NULL) != ECS_SCHED_OK) {
         if (version) driver->unload(version, driver->user_data);
         if (w->env.last_result == ECS_SCHED_OK) {
             ecs_sched_script_fail(script, "the %s driver could not load it", driver->name);
@@ -35007,6 +35280,7 @@ ecs_sched_result ecs_sched_script_reload(ecs_sched_world *w, ecs_sched_script *s
     running = script->version;
     ecs_sched__script_undeclare(script);
     result = ecs_sched__script_declare(script, version);
+    if (result == ECS_SCHED_OK) result = ecs_sched__script_commit(script, version, running);
     if (result != ECS_SCHED_OK) {
         char message[ECS_SCHED__ERROR_CAPACITY];
         snprintf(message, sizeof message, "%s", ecs_sched_last_error(w));
@@ -35108,6 +35382,228 @@ static void ecs_sched__scripts_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, all);
     ecs_sched__part_set(w, &ecs_sched__scripts_key, NULL);
 }
+
+#ifndef ECS_SCHED_NO_REFLECT
+/* ---- a script's component with a new layout ---- */
+
+/* A member's type as its author wrote it: "f32", "chars 16", "i32[4]". */
+static void ecs_sched__member_type_text(ecs_sched_member_kind kind, size_t size, size_t element,
+                                        char *out, size_t capacity) {
+    const char *name = ecs_sched__field_kind_names[kind];
+    if (kind == ECS_SCHED_TYPE_CHARS) snprintf(out, capacity, "chars %lu", (unsigned long)size);
+    else if (element && size != element) snprintf(out, capacity, "%s[%lu]", name, (unsigned long)(size / element));
+    else snprintf(out, capacity, "%s", name);
+}
+
+/* The bytes of one element of member m (as ecs_sched_describe counts them). */
+static size_t ecs_sched__member_element(const ecs_sched_world *w, const ecs_sched_member *m) {
+    if (m->kind == ECS_SCHED_TYPE_CHARS || m->kind == ECS_SCHED_TYPE_ENUM) return m->size;
+    if (m->kind == ECS_SCHED_TYPE_STRUCT) {
+        return ecs_sched__component_valid(w, m->type) ? w->components[m->type].size : 0;
+    }
+    return ecs_sched__scalar_size(m->kind);
+}
+
+/* The described member of component id named `name`, or NULL. */
+static const ecs_sched__field_desc *ecs_sched__described_member(const ecs_sched_world *w,
+                                                                ecs_sched_id id,
+                                                                const char *name) {
+    const ecs_sched__description *d = ecs_sched__description_of(w, id);
+    int32_t i;
+    for (i = 0; d && i < d->count; i++) {
+        if (strcmp(d->fields[i].name, name) == 0) return &d->fields[i];
+    }
+    return NULL;
+}
+
+/* Whether one of `members` has the name of a member component id has now but another type
+   (kind, size or described type): a value that cannot be kept. `why` says which. */
+static bool ecs_sched__member_retyped(const ecs_sched_world *w, ecs_sched_id id, int32_t count,
+                                      const ecs_sched_member *members, char *why,
+                                      size_t capacity) {
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        const ecs_sched_member *m = &members[i];
+        const ecs_sched__field_desc *f = m->name ? ecs_sched__described_member(w, id, m->name) : NULL;
+        char was[64], is[64];
+        if (!f || (f->kind == m->kind && (size_t)f->element * (size_t)f->count == m->size &&
+                   f->type == m->type)) {
+            continue;
+        }
+        ecs_sched__member_type_text(f->kind, (size_t)f->element * (size_t)f->count, f->element,
+                                    was, sizeof was);
+        ecs_sched__member_type_text(m->kind, m->size, ecs_sched__member_element(w, m), is,
+                                    sizeof is);
+        snprintf(why, capacity, "field '%s' was %s and is %s now", m->name, was, is);
+        return true;
+    }
+    return false;
+}
+
+/* What the conversion by member name copies: for each member kept, where it was and where
+   it goes. */
+typedef struct ecs_sched__by_name {
+    struct { uint32_t from, to, size; } copies[ECS_SCHED__MAX_FIELDS];
+    int32_t count;
+} ecs_sched__by_name;
+
+static void ecs_sched__convert_by_name(void *dst, const void *src, void *user_data) {
+    const ecs_sched__by_name *plan = (const ecs_sched__by_name *)user_data;
+    int32_t i;
+    for (i = 0; i < plan->count; i++) {
+        memcpy((unsigned char *)dst + plan->copies[i].to,
+               (const unsigned char *)src + plan->copies[i].from, plan->copies[i].size);
+    }
+}
+
+static ecs_sched_result ecs_sched__plan_by_name(ecs_sched_world *w, ecs_sched_id id, int32_t count,
+                                                const ecs_sched_member *members,
+                                                ecs_sched__by_name *plan) {
+    char why[256];
+    int32_t i;
+    plan->count = 0;
+    if (!ecs_sched__description_of(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "component_migrate: component '%s' has no description, so its "
+                               "values cannot be converted by member name; give a conversion",
+                               w->components[id].name);
+    }
+    if (ecs_sched__member_retyped(w, id, count, members, why, sizeof why)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                               "component_migrate: component '%s': %s; its values cannot be "
+                               "kept (give the field another name, or convert them yourself)",
+                               w->components[id].name, why);
+    }
+    for (i = 0; i < count && i < ECS_SCHED__MAX_FIELDS; i++) {
+        const ecs_sched__field_desc *f =
+            members[i].name ? ecs_sched__described_member(w, id, members[i].name) : NULL;
+        if (!f) continue;
+        plan->copies[plan->count].from = f->offset;
+        plan->copies[plan->count].to = (uint32_t)members[i].offset;
+        plan->copies[plan->count].size = (uint32_t)members[i].size;
+        plan->count++;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Whether buffer cmd, or a delayed buffer it made, holds a value of id not applied yet. */
+static bool ecs_sched__buffer_holds(const ecs_sched_world *w, const ecs_sched_commands *cmd,
+                                    ecs_sched_id id) {
+    ecs_sched__command_block *block = cmd->read;
+    ecs_sched_entity previous = cmd->read_entity;
+    size_t at = cmd->read_at;
+    int32_t i;
+    while (ecs_sched__command_step(cmd, &block, &at)) {
+        ecs_sched__command c;
+        ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
+        if (c.id == id && c.value) return true;
+        previous = c.entity;
+        at = c.next;
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        if (ecs_sched__buffer_holds(w, cmd->after[i], id)) return true;
+    }
+    return false;
+}
+
+/* Whether a buffer of the world (one waiting for its clock included) holds a value of id. */
+static bool ecs_sched__buffers_hold(const ecs_sched_world *w, ecs_sched_id id) {
+    const ecs_sched__buffers *all = ecs_sched__buffers_of(w);
+    const ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
+    uint32_t i, k;
+    for (i = 0; all && i < all->count; i++) {
+        if (ecs_sched__buffer_holds(w, all->items[i], id)) return true;
+    }
+    for (k = 0; clocks && k < 2; k++) {
+        for (i = 0; i < clocks->waiting_count[k]; i++) {
+            if (ecs_sched__buffer_holds(w, clocks->waiting[k][i], id)) return true;
+        }
+    }
+    return false;
+}
+
+/* What keeps component id's layout from changing now, as the world's error. */
+static ecs_sched_result ecs_sched__migration_refused(ecs_sched_world *w, ecs_sched_id id,
+                                                     size_t size, size_t alignment) {
+    const ecs_sched__schedules *schedules = ecs_sched__schedules_of(w);
+    const ecs_sched__component *c;
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "component_migrate");
+    c = &w->components[id];
+    if (!c->scripted) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                               "component_migrate: component '%s' was not defined by a script "
+                               "(registered without .scripted): C code compiled against its "
+                               "layout, which cannot change; give the new layout another name",
+                               c->name);
+    }
+    if (c->hooks.ctor || c->hooks.dtor || c->hooks.copy || c->hooks.move || c->queue || c->relation) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                               "component_migrate: component '%s' has %s; only plain data is "
+                               "migrated", c->name,
+                               c->queue ? "messages (a message type)"
+                                        : c->relation ? "relationships (a relationship kind)"
+                                                      : "lifecycle hooks");
+    }
+    if (size == 0 || size > INT32_MAX || (alignment & (alignment - 1)) != 0 ||
+        alignment > ECS_SCHED_MAX_ALIGNMENT) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "component_migrate: component '%s' would have size %lu and "
+                               "alignment %lu; give a size above 0 and an alignment that is a "
+                               "power of two of at most %d", c->name, (unsigned long)size,
+                               (unsigned long)alignment, ECS_SCHED_MAX_ALIGNMENT);
+    }
+    if (schedules && schedules->depth > 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                               "component_migrate: component '%s' cannot change its layout "
+                               "while schedule '%s' runs; do it between runs", c->name,
+                               schedules->stack[schedules->depth - 1]->label);
+    }
+    if (ecs_sched__buffers_hold(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                               "component_migrate: a command buffer holds a value of component "
+                               "'%s' not applied yet, in its old layout; apply the buffer (or "
+                               "wait for the delayed commands to be applied) and try again",
+                               c->name);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_component_migrate(ecs_sched_world *w, ecs_sched_id id, size_t size,
+                                             size_t alignment, int32_t member_count,
+                                             const ecs_sched_member *members,
+                                             ecs_sched_convert_fn convert, void *user_data) {
+    ecs_sched__description fresh;
+    ecs_sched__relayout relayout;
+    ecs_sched__by_name *plan = NULL;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!alignment) alignment = ecs_sched__default_alignment(size);
+    result = ecs_sched__migration_refused(w, id, size, alignment);
+    if (result != ECS_SCHED_OK) return result;
+    if (!convert) {
+        if (!(plan = (ecs_sched__by_name *)ecs_sched__alloc(&w->env, sizeof *plan))) {
+            return ecs_sched__out_of_memory(w, "migrating a component");
+        }
+        result = ecs_sched__plan_by_name(w, id, member_count, members, plan);
+        convert = ecs_sched__convert_by_name;
+        user_data = plan;
+    }
+    if (result == ECS_SCHED_OK) {
+        result = ecs_sched__description_for_layout(w, id, size, alignment, member_count, members,
+                                                   &fresh);
+    }
+    if (result == ECS_SCHED_OK &&
+        !ecs_sched__relayout_prepare(w, id, size, alignment, convert, user_data, &relayout)) {
+        ecs_sched__description_clear(w, &fresh);
+        result = ecs_sched__out_of_memory(w, "migrating a component");
+    }
+    ecs_sched__free(&w->env, plan);
+    if (result != ECS_SCHED_OK) return result;
+    ecs_sched__relayout_commit(w, &relayout);
+    ecs_sched__description_install(w, id, &fresh);
+    return ECS_SCHED_OK;
+}
+#endif /* ECS_SCHED_NO_REFLECT */
 
 #endif /* ECS_SCHED_SCRIPTS */
 
@@ -35305,6 +35801,10 @@ typedef struct ecs_sched__lua_version {
     double column_generation;           /* the running one's, for LuaJIT's columns; 0: none */
     int64_t budget_left;
     ecs_sched_id state_id;              /* the resource standing for its Lua state */
+    void *migrations;                   /* its components' new layouts, migrated when it is
+                                           committed (script_lua.h's ecs_sched__lua_migration) */
+    int32_t migration_count;
+    uint32_t migration_capacity;
 } ecs_sched__lua_version;
 
 /* Proxies handed to Lua. Each names its run by generation and its declaration by index. */
@@ -37173,11 +37673,71 @@ static bool ecs_sched__lua_layout_differs(const ecs_sched_world *w, ecs_sched_id
     return false;
 }
 
+/* A script's component whose layout changes: migrated when the version is committed, once
+   nothing of the reload can fail any more. */
+typedef struct ecs_sched__lua_migration {
+    ecs_sched_id id;
+    int line;                       /* of its ecs.component */
+    ecs_sched__lua_layout layout;   /* member names: copies */
+} ecs_sched__lua_migration;
+
+static ecs_sched__lua_migration *ecs_sched__lua_migrations(const ecs_sched__lua_version *v) {
+    return (ecs_sched__lua_migration *)v->migrations;
+}
+
+static void ecs_sched__lua_migrations_free(ecs_sched__lua_version *v) {
+    ecs_sched__lua_migration *all = ecs_sched__lua_migrations(v);
+    int32_t i, k;
+    for (i = 0; i < v->migration_count; i++) {
+        for (k = 0; k < all[i].layout.count; k++) {
+            ecs_sched__free(v->env, (void *)(uintptr_t)all[i].layout.members[k].name);
+        }
+    }
+    ecs_sched__free(v->env, all);
+}
+
+static int ecs_sched__lua_line(lua_State *L);
+
+/* Keeps component id's new layout (`differs`: how it differs), to migrate it at commit;
+   refuses a field that keeps its name and changes its type (its values could not be kept). */
+static void ecs_sched__lua_plan_migration(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id id,
+                                          const char *name, const ecs_sched__lua_layout *layout,
+                                          const char *differs) {
+    ecs_sched__lua_migration *m, *all = ecs_sched__lua_migrations(v);
+    char why[256];
+    int32_t k;
+    if (!v->world->components[id].scripted) {
+        luaL_error(L, "ecs.component '%s': C code registered a component of this name with "
+                   "another layout (%s), which a script cannot change: keep its fields, or "
+                   "give the script's component another name", name, differs);
+    }
+    if (ecs_sched__member_retyped(v->world, id, layout->count, layout->members, why, sizeof why)) {
+        luaL_error(L, "ecs.component '%s': %s; the values it holds cannot be kept: give the "
+                   "field another name (its values start at zero)", name, why);
+    }
+    if (!ECS_SCHED__GROW(v->env, all, &v->migration_capacity, (uint32_t)v->migration_count + 1)) {
+        luaL_error(L, "out of memory declaring component '%s'", name);
+    }
+    v->migrations = all;
+    m = &all[v->migration_count];
+    m->id = id;
+    m->line = ecs_sched__lua_line(L);
+    m->layout = *layout;
+    for (k = 0; k < layout->count; k++) {
+        if (!(m->layout.members[k].name = ecs_sched__strdup(v->env, layout->members[k].name))) {
+            while (k-- > 0) ecs_sched__free(v->env, (void *)(uintptr_t)m->layout.members[k].name);
+            luaL_error(L, "out of memory declaring component '%s'", name);
+        }
+    }
+    v->migration_count++;
+}
+
 /* ecs.component{ name = "Health", fields = { {"hp", "i32"}, ... } } -> its name */
 static int ecs_sched__lua_component(lua_State *L) {
     static const char *const keys[] = {"name", "fields", NULL};
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched__lua_layout *layout;
+    ecs_sched_component_desc desc;
     const char *name;
     char why[256];
     ecs_sched_id id;
@@ -37189,17 +37749,20 @@ static int ecs_sched__lua_component(lua_State *L) {
     ecs_sched__lua_read_layout(L, name, layout);
     id = ecs_sched_component_lookup(v->world, name);
     if (id && ecs_sched__lua_layout_differs(v->world, id, layout, why, sizeof why)) {
-        return luaL_error(L, "ecs.component '%s': a component of this name is registered "
-                          "already with another layout: %s. Scripts cannot change a "
-                          "component's layout while the world runs (values are not migrated "
-                          "in this version): keep its fields, or give it another name",
-                          name, why);
+        ecs_sched__lua_plan_migration(L, v, id, name, layout, why);
+        lua_pushstring(L, name);
+        return 1;
     }
     if (id && ecs_sched_is_described(v->world, id)) {
         lua_pushstring(L, name);
         return 1;
     }
-    if (!id) id = ecs_sched_component_register_type(v->world, name, layout->size, layout->alignment);
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = layout->size;
+    desc.alignment = layout->alignment;
+    desc.scripted = true;
+    if (!id) id = ecs_sched_component_register(v->world, &desc);
     if (!id || ecs_sched_describe(v->world, id, layout->count, layout->members) != ECS_SCHED_OK) {
         return luaL_error(L, "ecs.component '%s': %s", name, ecs_sched_last_error(v->world));
     }
@@ -37620,6 +38183,7 @@ static void ecs_sched__lua_unload(void *version, void *user_data) {
         ecs_sched__free(v->env, decl->state_schedule[1]);
     }
     ecs_sched__free(v->env, v->decls);
+    ecs_sched__lua_migrations_free(v);
     ecs_sched__free(v->env, v->path);
     ecs_sched__free(v->env, v);
 }
@@ -38011,6 +38575,32 @@ static ecs_sched_result ecs_sched__lua_declare(ecs_sched_script *script, void *v
     return result;
 }
 
+/* The version loaded, declared and built: its components' new layouts are migrated now. */
+static ecs_sched_result ecs_sched__lua_commit(ecs_sched_script *script, void *version,
+                                              void *user_data) {
+    ecs_sched__lua_version *v = (ecs_sched__lua_version *)version;
+    int32_t i;
+    (void)user_data;
+    for (i = 0; i < v->migration_count; i++) {   /* all of them, or none (but out of memory) */
+        const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
+        if (ecs_sched__migration_refused(v->world, m->id, m->layout.size,
+                                         m->layout.alignment) != ECS_SCHED_OK) {
+            return ecs_sched_script_fail(script, "%s:%d: %s", v->path, m->line,
+                                         ecs_sched_last_error(v->world));
+        }
+    }
+    for (i = 0; i < v->migration_count; i++) {
+        const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
+        if (ecs_sched_component_migrate(v->world, m->id, m->layout.size, m->layout.alignment,
+                                        m->layout.count, m->layout.members, NULL,
+                                        NULL) != ECS_SCHED_OK) {
+            return ecs_sched_script_fail(script, "%s:%d: %s", v->path, m->line,
+                                         ecs_sched_last_error(v->world));
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 /* What the run reaches of a system's query (its terms), or of an observer's component. */
 static void ecs_sched__lua_run_terms(ecs_sched__lua_version *v, ecs_sched__lua_run *run) {
     const ecs_sched_query *q;
@@ -38137,6 +38727,7 @@ ecs_sched_script_driver ecs_sched_lua_script_driver(const ecs_sched_lua_desc *de
     d.run = ecs_sched__lua_run_declared;
     d.unload = ecs_sched__lua_unload;
     d.destroy = ecs_sched__lua_destroy;
+    d.commit = ecs_sched__lua_commit;
     return d;
 }
 

@@ -168,6 +168,7 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
     c->toggleable = desc->toggleable;
+    c->scripted = desc->scripted;
     w->resources[id] = NULL;
     if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
         ecs_sched__free(&w->env, c->name);
@@ -223,3 +224,126 @@ ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const 
                                                       size_t size, size_t alignment) {
     return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
 }
+
+/* ---- a new layout for a component's values (script.h migrates a script's components) ----
+
+   Every value the world stores of one component, in each table holding it (prefabs' too),
+   its sparse set and its resource, converted into new blocks first; only when all of them
+   are made does the world take them, so that running out of memory changes nothing. */
+
+#if defined(ECS_SCHED_SCRIPTS) && !defined(ECS_SCHED_NO_REFLECT)
+
+typedef void (*ecs_sched__convert_fn)(void *dst, const void *src, void *user_data);
+
+typedef struct ecs_sched__relayout {
+    ecs_sched_id id;
+    uint32_t size;
+    uint8_t alignment;
+    unsigned char **columns;       /* by table index: the new block of the column, or NULL */
+    unsigned char *sparse;         /* the sparse set's new block */
+    void *resource;                /* the resource's new block */
+} ecs_sched__relayout;
+
+/* `count` values from `from` (old layout) into `to` (new, zeroed first). */
+static void ecs_sched__relayout_values(const ecs_sched__relayout *r, unsigned char *to,
+                                       const unsigned char *from, uint32_t old_size,
+                                       size_t count, size_t capacity,
+                                       ecs_sched__convert_fn convert, void *user_data) {
+    size_t i;
+    memset(to, 0, capacity * r->size);
+    for (i = 0; i < count; i++) convert(to + i * r->size, from + i * old_size, user_data);
+}
+
+static void ecs_sched__relayout_discard(ecs_sched_world *w, ecs_sched__relayout *r) {
+    uint32_t i;
+    for (i = 0; r->columns && i < w->table_count; i++) ecs_sched__aligned_free(&w->env, r->columns[i]);
+    ecs_sched__free(&w->env, r->columns);
+    ecs_sched__aligned_free(&w->env, r->sparse);
+    ecs_sched__aligned_free(&w->env, r->resource);
+    memset(r, 0, sizeof *r);
+}
+
+/* Makes the new blocks of component id's values, converted; false when out of memory, with
+   nothing left behind. The world is not changed. */
+static bool ecs_sched__relayout_prepare(ecs_sched_world *w, ecs_sched_id id, size_t size,
+                                        size_t alignment, ecs_sched__convert_fn convert,
+                                        void *user_data, ecs_sched__relayout *r) {
+    const ecs_sched__component *c = &w->components[id];
+    const ecs_sched__sparse_set *set = ecs_sched__sparse_of(w, id);
+    size_t column_alignment = alignment > ECS_SCHED__COLUMN_ALIGNMENT ? alignment
+                                                                     : ECS_SCHED__COLUMN_ALIGNMENT;
+    uint32_t i;
+    memset(r, 0, sizeof *r);
+    r->id = id;
+    r->size = (uint32_t)size;
+    r->alignment = (uint8_t)alignment;
+    r->columns = (unsigned char **)ecs_sched__calloc(&w->env, (w->table_count + 1u) * sizeof *r->columns);
+    if (!r->columns) return false;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        int32_t j = ecs_sched__column_find(t, id);
+        if (j < 0 || t->capacity == 0) continue;
+        r->columns[i] = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)t->capacity * size,
+                                                                  column_alignment);
+        if (!r->columns[i]) break;
+        ecs_sched__relayout_values(r, r->columns[i], t->columns[j].data, c->size, (size_t)t->count,
+                                   (size_t)t->capacity, convert, user_data);
+    }
+    if (i == w->table_count && set && set->capacity) {
+        r->sparse = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)set->capacity * size,
+                                                              alignment > 16 ? alignment : 16);
+        if (r->sparse) {
+            ecs_sched__relayout_values(r, r->sparse, set->values, c->size, set->count,
+                                       set->capacity, convert, user_data);
+        }
+    }
+    if (i == w->table_count && (!set || !set->capacity || r->sparse) && w->resources[id]) {
+        r->resource = ecs_sched__aligned_alloc(&w->env, size, alignment);
+        if (r->resource) {
+            ecs_sched__relayout_values(r, (unsigned char *)r->resource,
+                                       (const unsigned char *)w->resources[id], c->size, 1, 1,
+                                       convert, user_data);
+        }
+    }
+    if (i < w->table_count || (set && set->capacity && !r->sparse) ||
+        (w->resources[id] && !r->resource)) {
+        ecs_sched__relayout_discard(w, r);
+        return false;
+    }
+    return true;
+}
+
+/* The world takes the new blocks and the new size and alignment, and frees the old blocks;
+   change ticks, toggles and rows stay as they are. Cannot fail. */
+static void ecs_sched__relayout_commit(ecs_sched_world *w, ecs_sched__relayout *r) {
+    ecs_sched__component *c = &w->components[r->id];
+    ecs_sched__sparse_set *set = ecs_sched__sparse_of(w, r->id);
+    uint32_t i;
+    for (i = 0; i < w->table_count; i++) {
+        ecs_sched__table *t = w->tables[i];
+        int32_t j = ecs_sched__column_find(t, r->id);
+        if (j < 0) continue;
+        ecs_sched__aligned_free(&w->env, t->columns[j].data);
+        t->columns[j].data = r->columns[i];
+        t->columns[j].size = r->size;
+        r->columns[i] = NULL;
+    }
+    if (set && r->sparse) {
+        ecs_sched__aligned_free(&w->env, set->values);
+        set->values = r->sparse;
+        r->sparse = NULL;
+    }
+    if (r->resource) {
+        ecs_sched__aligned_free(&w->env, w->resources[r->id]);
+        w->resources[r->id] = r->resource;
+        r->resource = NULL;
+    }
+    c->size = r->size;
+    c->alignment = r->alignment;
+    w->layout_changes++;
+    w->layout_changed = r->id;
+    w->rows_version++;   /* the lists of queries point into the old blocks */
+    ecs_sched__relayout_discard(w, r);
+}
+
+#endif /* ECS_SCHED_SCRIPTS && !ECS_SCHED_NO_REFLECT */

@@ -464,6 +464,7 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 typedef struct ecs_sched__entry_value {
     ecs_sched_id id;
     unsigned char *data;            /* a constructed copy; NULL for a tag */
+    uint32_t layouts;               /* the world's layout_changes when it was set (script.h) */
 } ecs_sched__entry_value;
 
 typedef struct ecs_sched__entry {

@@ -216,6 +216,7 @@ ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *d, int32_t ent
         slot->id = id;
     }
     slot->data = data;
+    slot->layouts = w->layout_changes;
     return ECS_SCHED_OK;
 }
 
@@ -512,6 +513,27 @@ static ecs_sched_result ecs_sched__data_check_links(ecs_sched_world *w,
     return result;
 }
 
+/* A value of a script's component set before a component changed its layout may be in the
+   layout before: the world's values are migrated (script.h), prefab data's are not. */
+static ecs_sched_result ecs_sched__data_check_layouts(ecs_sched_world *w,
+                                                      const ecs_sched_prefab_data *d) {
+    uint32_t i, k;
+    for (i = 0; i < d->count; i++) {
+        for (k = 0; k < d->entries[i].count; k++) {
+            const ecs_sched__entry_value *v = &d->entries[i].values[k];
+            if (!w->components[v->id].scripted || v->layouts == w->layout_changes) continue;
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                                   "prefab_data_instantiate: entry %u holds a value of '%s', a "
+                                   "script's component, set before a script's component changed "
+                                   "its layout (the last: '%s'); its values in prefab data are "
+                                   "not migrated: set them again, or load the data again",
+                                   (unsigned)i, w->components[v->id].name,
+                                   ecs_sched__component_label(w, w->layout_changed));
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                               ecs_sched_entity main) {
     ecs_sched_result result;
@@ -533,7 +555,8 @@ static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sche
                                "%d; the main entity keeps its own place, so the main entry has "
                                "no parent", (int)d->entries[0].parent);
     }
-    result = ecs_sched__data_check_parents(w, d);
+    result = ecs_sched__data_check_layouts(w, d);
+    if (result == ECS_SCHED_OK) result = ecs_sched__data_check_parents(w, d);
     if (result == ECS_SCHED_OK) result = ecs_sched__data_check_names(w, d, main);
     return result != ECS_SCHED_OK ? result : ecs_sched__data_check_links(w, d);
 }

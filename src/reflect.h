@@ -323,14 +323,15 @@ static bool ecs_sched__copy_values(ecs_sched_world *w, const ecs_sched_member *f
     return true;
 }
 
-ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
-                                    int32_t count, const ecs_sched_member *fields) {
+/* The description of `fields` for component id, checked, in *fresh, with room for it in
+   the world's descriptions; on failure nothing is left behind. */
+static ecs_sched_result ecs_sched__description_make(ecs_sched_world *w, ecs_sched_id id,
+                                                    int32_t count, const ecs_sched_member *fields,
+                                                    ecs_sched__description *out) {
     ecs_sched__description fresh;
     ecs_sched_result result = ECS_SCHED_OK;
     size_t align[ECS_SCHED__MAX_FIELDS];
     int32_t order[ECS_SCHED__MAX_FIELDS], i, j;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "describe");
     if (w->components[id].size == 0 || count < 1 || count > ECS_SCHED__MAX_FIELDS || !fields) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "describe('%s'): %s", w->components[id].name,
@@ -368,10 +369,50 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
         ecs_sched__description_clear(w, &fresh);
         return result;
     }
-    ecs_sched__description_clear(w, &ecs_sched__descriptions_of(w)->by_id[id]);
-    ecs_sched__descriptions_of(w)->by_id[id] = fresh;
+    *out = fresh;
     return ECS_SCHED_OK;
 }
+
+/* Replaces id's description by `fresh` (made by ecs_sched__description_make). */
+static void ecs_sched__description_install(ecs_sched_world *w, ecs_sched_id id,
+                                           ecs_sched__description *fresh) {
+    ecs_sched__description_clear(w, &ecs_sched__descriptions_of(w)->by_id[id]);
+    ecs_sched__descriptions_of(w)->by_id[id] = *fresh;
+    memset(fresh, 0, sizeof *fresh);
+}
+
+ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
+                                    int32_t count, const ecs_sched_member *fields) {
+    ecs_sched__description fresh;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "describe");
+    result = ecs_sched__description_make(w, id, count, fields, &fresh);
+    if (result == ECS_SCHED_OK) ecs_sched__description_install(w, id, &fresh);
+    return result;
+}
+
+#ifdef ECS_SCHED_SCRIPTS
+/* The description of `fields` for component id as it will be once it is `size` bytes
+   aligned to `alignment` (a layout it is about to take: script.h). The checks read the
+   component's layout, so it wears the new one while they run. */
+static ecs_sched_result ecs_sched__description_for_layout(ecs_sched_world *w, ecs_sched_id id,
+                                                          size_t size, size_t alignment,
+                                                          int32_t count,
+                                                          const ecs_sched_member *fields,
+                                                          ecs_sched__description *out) {
+    ecs_sched__component *c = &w->components[id];
+    uint32_t old_size = c->size;
+    uint8_t old_alignment = c->alignment;
+    ecs_sched_result result;
+    c->size = (uint32_t)size;
+    c->alignment = (uint8_t)alignment;
+    result = ecs_sched__description_make(w, id, count, fields, out);
+    c->size = old_size;
+    c->alignment = old_alignment;
+    return result;
+}
+#endif /* ECS_SCHED_SCRIPTS */
 
 /* ---- reading scalars ---- */
 

@@ -46,6 +46,9 @@ typedef struct ecs_sched_component_desc {
     bool toggleable;      /* may be switched off on one entity without moving it (see
                              Component disabling in THE WORLD); table storage only; fixed
                              at registration */
+    bool scripted;        /* defined by a script, not by a C type (a script driver sets it):
+                             its layout may change, its values migrated
+                             (ecs_sched_component_migrate); fixed at registration */
 } ecs_sched_component_desc;
 
 /* How a schedule's systems are run. */
@@ -154,6 +157,7 @@ typedef struct ecs_sched__component {
     bool managed;                  /* added and removed by the library only (a base's mark,
                                       which follows IsA relationships: inherit.h) */
     bool toggleable;               /* tables keep a bit per row: enabled or not (table.h) */
+    bool scripted;                 /* a script defined it: its layout may change (script.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -318,6 +322,9 @@ typedef struct ecs_sched__part_key {
 struct ecs_sched_world {
     ecs_sched__env env;
     uint64_t serial;                     /* tells worlds apart (snapshot.h) */
+    uint32_t layout_changes;             /* components whose layout changed, values migrated
+                                            (script.h); older snapshots are refused */
+    ecs_sched_id layout_changed;         /* the last of them, for the message */
     ecs_sched__component *components;    /* by id; slot 0 unused */
 #ifdef ECS_SCHED_THREADS
     atomic_uint tick;                    /* the last change tick handed out (change.h) */

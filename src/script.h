@@ -22,7 +22,12 @@
               gave its own fn (a native function);
      unload   to free a version: replaced by a successful reload, given up after a failed one,
               or its script unloaded;
-     destroy  (optional) when the world goes, after every version is unloaded.
+     destroy  (optional) when the world goes, after every version is unloaded;
+     commit   (optional) once a version has loaded, declared and its schedules built, before
+              the version it replaces is unloaded: what the driver held back until the load
+              could no longer fail (a script's component that changed its layout is migrated
+              then). A failure is a failed load or reload: the version's declarations are
+              taken out and the version before is declared again.
    Each receives the driver's user_data. */
 typedef struct ecs_sched_script ecs_sched_script;
 
@@ -36,6 +41,7 @@ typedef struct ecs_sched_script_driver {
                 const ecs_sched_trigger *trigger, void *user_data);
     void (*unload)(void *version, void *user_data);
     void (*destroy)(void *user_data);
+    ecs_sched_result (*commit)(ecs_sched_script *script, void *version, void *user_data);
 } ecs_sched_script_driver;
 
 /* Adds a driver to the world (copied). A name or an ending another driver has is refused. */
@@ -88,6 +94,33 @@ ECS_SCHED_API uint32_t ecs_sched_script_add_observer(ecs_sched_script *script,
    '<path>': " and the message (write where: the file and line). Returns the code. */
 ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, const char *format,
                                                      ...) ECS_SCHED__PRINTF(2, 3);
+
+#ifndef ECS_SCHED_NO_REFLECT
+/* ---- a script's component with a new layout ----
+
+   A component a script defines (registered with .scripted, as drivers do) may change its
+   layout when the script is reloaded: ecs_sched_component_migrate gives it its new size,
+   alignment and members, and converts every value the world holds of it (in each table
+   holding it, prefabs' included, in its sparse set, as a resource) with `convert`, which
+   reads a value in the old layout (src) and writes it in the new one (dst, zeroed first).
+   With convert NULL the values are converted by member name: a member of the same name and
+   type keeps its value, a new member is zero, a member that went is gone; a member of the
+   same name and another type is refused (ECS_SCHED_ERR_COMPONENT_MISMATCH, naming it and both
+   types). All or nothing: the new blocks are made before the world takes any of them; change
+   ticks stay. Refused (ECS_SCHED_ERR_REFUSED) for a component no script defined (a C type's
+   layout is the compiler's), one with hooks, and while a command buffer (a delayed one
+   included) holds a value of it not applied yet; between schedule runs only. A snapshot
+   taken before is refused by ecs_sched_snapshot_restore, and prefab data holding a value of a
+   script's component set before by ecs_sched_prefab_data_instantiate (set it again). */
+typedef void (*ecs_sched_convert_fn)(void *dst, const void *src, void *user_data);
+
+ECS_SCHED_API ecs_sched_result ecs_sched_component_migrate(ecs_sched_world *world, ecs_sched_id id,
+                                                           size_t size, size_t alignment,
+                                                           int32_t member_count,
+                                                           const ecs_sched_member *members,
+                                                           ecs_sched_convert_fn convert,
+                                                           void *user_data);
+#endif /* ECS_SCHED_NO_REFLECT */
 
 #endif /* ECS_SCHED_SCRIPTS */
 
@@ -444,6 +477,24 @@ static ecs_sched_result ecs_sched__script_declare(ecs_sched_script *script, void
     return ECS_SCHED_OK;
 }
 
+/* The driver's commit of `version`, declared already; on failure its declarations are
+   taken out, as a failed declare's. */
+static ecs_sched_result ecs_sched__script_commit(ecs_sched_script *script, void *version,
+                                                 void *running) {
+    const ecs_sched_script_driver *driver = ecs_sched__driver_of(script);
+    ecs_sched_world *w = script->world;
+    ecs_sched_result result;
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    if (!driver->commit) return ECS_SCHED_OK;
+    result = driver->commit(script, version, driver->user_data);
+    if (result == ECS_SCHED_OK) return result;
+    snprintf(message, sizeof message, "%s", ecs_sched_last_error(w));
+    ecs_sched__script_undeclare(script);
+    script->version = running;
+    if (result == ECS_SCHED_ERR_SCRIPT) return ecs_sched__fail(&w->env, result, "%s", message);
+    return ecs_sched__fail(&w->env, result, "script '%s': %s", script->path, message);
+}
+
 /* Refuses changes to the schedules while one runs, and to the observers while one is called
    (the calls under way hold the declarations). */
 static ecs_sched_result ecs_sched__scripts_settled(ecs_sched_world *w, const char *what,
@@ -531,7 +582,8 @@ ecs_sched_script *ecs_sched_script_load(ecs_sched_world *w, const char *path) {
     (void)ecs_sched__file_stamp_of(path, &script->stamp);
     all->items[all->count++] = script;   /* found by its path while it declares */
     if (!(version = driver->load(script, path, driver->user_data)) ||
-        ecs_sched__script_declare(script, version) != ECS_SCHED_OK) {
+        ecs_sched__script_declare(script, version) != ECS_SCHED_OK ||
+        ecs_sched__script_commit(script, version, NULL) != ECS_SCHED_OK) {
         if (version) driver->unload(version, driver->user_data);
         if (w->env.last_result == ECS_SCHED_OK) {
             ecs_sched_script_fail(script, "the %s driver could not load it", driver->name);
@@ -569,6 +621,7 @@ ecs_sched_result ecs_sched_script_reload(ecs_sched_world *w, ecs_sched_script *s
     running = script->version;
     ecs_sched__script_undeclare(script);
     result = ecs_sched__script_declare(script, version);
+    if (result == ECS_SCHED_OK) result = ecs_sched__script_commit(script, version, running);
     if (result != ECS_SCHED_OK) {
         char message[ECS_SCHED__ERROR_CAPACITY];
         snprintf(message, sizeof message, "%s", ecs_sched_last_error(w));
@@ -670,5 +723,227 @@ static void ecs_sched__scripts_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, all);
     ecs_sched__part_set(w, &ecs_sched__scripts_key, NULL);
 }
+
+#ifndef ECS_SCHED_NO_REFLECT
+/* ---- a script's component with a new layout ---- */
+
+/* A member's type as its author wrote it: "f32", "chars 16", "i32[4]". */
+static void ecs_sched__member_type_text(ecs_sched_member_kind kind, size_t size, size_t element,
+                                        char *out, size_t capacity) {
+    const char *name = ecs_sched__field_kind_names[kind];
+    if (kind == ECS_SCHED_TYPE_CHARS) snprintf(out, capacity, "chars %lu", (unsigned long)size);
+    else if (element && size != element) snprintf(out, capacity, "%s[%lu]", name, (unsigned long)(size / element));
+    else snprintf(out, capacity, "%s", name);
+}
+
+/* The bytes of one element of member m (as ecs_sched_describe counts them). */
+static size_t ecs_sched__member_element(const ecs_sched_world *w, const ecs_sched_member *m) {
+    if (m->kind == ECS_SCHED_TYPE_CHARS || m->kind == ECS_SCHED_TYPE_ENUM) return m->size;
+    if (m->kind == ECS_SCHED_TYPE_STRUCT) {
+        return ecs_sched__component_valid(w, m->type) ? w->components[m->type].size : 0;
+    }
+    return ecs_sched__scalar_size(m->kind);
+}
+
+/* The described member of component id named `name`, or NULL. */
+static const ecs_sched__field_desc *ecs_sched__described_member(const ecs_sched_world *w,
+                                                                ecs_sched_id id,
+                                                                const char *name) {
+    const ecs_sched__description *d = ecs_sched__description_of(w, id);
+    int32_t i;
+    for (i = 0; d && i < d->count; i++) {
+        if (strcmp(d->fields[i].name, name) == 0) return &d->fields[i];
+    }
+    return NULL;
+}
+
+/* Whether one of `members` has the name of a member component id has now but another type
+   (kind, size or described type): a value that cannot be kept. `why` says which. */
+static bool ecs_sched__member_retyped(const ecs_sched_world *w, ecs_sched_id id, int32_t count,
+                                      const ecs_sched_member *members, char *why,
+                                      size_t capacity) {
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        const ecs_sched_member *m = &members[i];
+        const ecs_sched__field_desc *f = m->name ? ecs_sched__described_member(w, id, m->name) : NULL;
+        char was[64], is[64];
+        if (!f || (f->kind == m->kind && (size_t)f->element * (size_t)f->count == m->size &&
+                   f->type == m->type)) {
+            continue;
+        }
+        ecs_sched__member_type_text(f->kind, (size_t)f->element * (size_t)f->count, f->element,
+                                    was, sizeof was);
+        ecs_sched__member_type_text(m->kind, m->size, ecs_sched__member_element(w, m), is,
+                                    sizeof is);
+        snprintf(why, capacity, "field '%s' was %s and is %s now", m->name, was, is);
+        return true;
+    }
+    return false;
+}
+
+/* What the conversion by member name copies: for each member kept, where it was and where
+   it goes. */
+typedef struct ecs_sched__by_name {
+    struct { uint32_t from, to, size; } copies[ECS_SCHED__MAX_FIELDS];
+    int32_t count;
+} ecs_sched__by_name;
+
+static void ecs_sched__convert_by_name(void *dst, const void *src, void *user_data) {
+    const ecs_sched__by_name *plan = (const ecs_sched__by_name *)user_data;
+    int32_t i;
+    for (i = 0; i < plan->count; i++) {
+        memcpy((unsigned char *)dst + plan->copies[i].to,
+               (const unsigned char *)src + plan->copies[i].from, plan->copies[i].size);
+    }
+}
+
+static ecs_sched_result ecs_sched__plan_by_name(ecs_sched_world *w, ecs_sched_id id, int32_t count,
+                                                const ecs_sched_member *members,
+                                                ecs_sched__by_name *plan) {
+    char why[256];
+    int32_t i;
+    plan->count = 0;
+    if (!ecs_sched__description_of(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "component_migrate: component '%s' has no description, so its "
+                               "values cannot be converted by member name; give a conversion",
+                               w->components[id].name);
+    }
+    if (ecs_sched__member_retyped(w, id, count, members, why, sizeof why)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                               "component_migrate: component '%s': %s; its values cannot be "
+                               "kept (give the field another name, or convert them yourself)",
+                               w->components[id].name, why);
+    }
+    for (i = 0; i < count && i < ECS_SCHED__MAX_FIELDS; i++) {
+        const ecs_sched__field_desc *f =
+            members[i].name ? ecs_sched__described_member(w, id, members[i].name) : NULL;
+        if (!f) continue;
+        plan->copies[plan->count].from = f->offset;
+        plan->copies[plan->count].to = (uint32_t)members[i].offset;
+        plan->copies[plan->count].size = (uint32_t)members[i].size;
+        plan->count++;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Whether buffer cmd, or a delayed buffer it made, holds a value of id not applied yet. */
+static bool ecs_sched__buffer_holds(const ecs_sched_world *w, const ecs_sched_commands *cmd,
+                                    ecs_sched_id id) {
+    ecs_sched__command_block *block = cmd->read;
+    ecs_sched_entity previous = cmd->read_entity;
+    size_t at = cmd->read_at;
+    int32_t i;
+    while (ecs_sched__command_step(cmd, &block, &at)) {
+        ecs_sched__command c;
+        ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
+        if (c.id == id && c.value) return true;
+        previous = c.entity;
+        at = c.next;
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        if (ecs_sched__buffer_holds(w, cmd->after[i], id)) return true;
+    }
+    return false;
+}
+
+/* Whether a buffer of the world (one waiting for its clock included) holds a value of id. */
+static bool ecs_sched__buffers_hold(const ecs_sched_world *w, ecs_sched_id id) {
+    const ecs_sched__buffers *all = ecs_sched__buffers_of(w);
+    const ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
+    uint32_t i, k;
+    for (i = 0; all && i < all->count; i++) {
+        if (ecs_sched__buffer_holds(w, all->items[i], id)) return true;
+    }
+    for (k = 0; clocks && k < 2; k++) {
+        for (i = 0; i < clocks->waiting_count[k]; i++) {
+            if (ecs_sched__buffer_holds(w, clocks->waiting[k][i], id)) return true;
+        }
+    }
+    return false;
+}
+
+/* What keeps component id's layout from changing now, as the world's error. */
+static ecs_sched_result ecs_sched__migration_refused(ecs_sched_world *w, ecs_sched_id id,
+                                                     size_t size, size_t alignment) {
+    const ecs_sched__schedules *schedules = ecs_sched__schedules_of(w);
+    const ecs_sched__component *c;
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "component_migrate");
+    c = &w->components[id];
+    if (!c->scripted) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                               "component_migrate: component '%s' was not defined by a script "
+                               "(registered without .scripted): C code compiled against its "
+                               "layout, which cannot change; give the new layout another name",
+                               c->name);
+    }
+    if (c->hooks.ctor || c->hooks.dtor || c->hooks.copy || c->hooks.move || c->queue || c->relation) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                               "component_migrate: component '%s' has %s; only plain data is "
+                               "migrated", c->name,
+                               c->queue ? "messages (a message type)"
+                                        : c->relation ? "relationships (a relationship kind)"
+                                                      : "lifecycle hooks");
+    }
+    if (size == 0 || size > INT32_MAX || (alignment & (alignment - 1)) != 0 ||
+        alignment > ECS_SCHED_MAX_ALIGNMENT) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "component_migrate: component '%s' would have size %lu and "
+                               "alignment %lu; give a size above 0 and an alignment that is a "
+                               "power of two of at most %d", c->name, (unsigned long)size,
+                               (unsigned long)alignment, ECS_SCHED_MAX_ALIGNMENT);
+    }
+    if (schedules && schedules->depth > 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                               "component_migrate: component '%s' cannot change its layout "
+                               "while schedule '%s' runs; do it between runs", c->name,
+                               schedules->stack[schedules->depth - 1]->label);
+    }
+    if (ecs_sched__buffers_hold(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                               "component_migrate: a command buffer holds a value of component "
+                               "'%s' not applied yet, in its old layout; apply the buffer (or "
+                               "wait for the delayed commands to be applied) and try again",
+                               c->name);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_component_migrate(ecs_sched_world *w, ecs_sched_id id, size_t size,
+                                             size_t alignment, int32_t member_count,
+                                             const ecs_sched_member *members,
+                                             ecs_sched_convert_fn convert, void *user_data) {
+    ecs_sched__description fresh;
+    ecs_sched__relayout relayout;
+    ecs_sched__by_name *plan = NULL;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!alignment) alignment = ecs_sched__default_alignment(size);
+    result = ecs_sched__migration_refused(w, id, size, alignment);
+    if (result != ECS_SCHED_OK) return result;
+    if (!convert) {
+        if (!(plan = (ecs_sched__by_name *)ecs_sched__alloc(&w->env, sizeof *plan))) {
+            return ecs_sched__out_of_memory(w, "migrating a component");
+        }
+        result = ecs_sched__plan_by_name(w, id, member_count, members, plan);
+        convert = ecs_sched__convert_by_name;
+        user_data = plan;
+    }
+    if (result == ECS_SCHED_OK) {
+        result = ecs_sched__description_for_layout(w, id, size, alignment, member_count, members,
+                                                   &fresh);
+    }
+    if (result == ECS_SCHED_OK &&
+        !ecs_sched__relayout_prepare(w, id, size, alignment, convert, user_data, &relayout)) {
+        ecs_sched__description_clear(w, &fresh);
+        result = ecs_sched__out_of_memory(w, "migrating a component");
+    }
+    ecs_sched__free(&w->env, plan);
+    if (result != ECS_SCHED_OK) return result;
+    ecs_sched__relayout_commit(w, &relayout);
+    ecs_sched__description_install(w, id, &fresh);
+    return ECS_SCHED_OK;
+}
+#endif /* ECS_SCHED_NO_REFLECT */
 
 #endif /* ECS_SCHED_SCRIPTS */

@@ -208,11 +208,71 @@ static bool ecs_sched__lua_layout_differs(const ecs_sched_world *w, ecs_sched_id
     return false;
 }
 
+/* A script's component whose layout changes: migrated when the version is committed, once
+   nothing of the reload can fail any more. */
+typedef struct ecs_sched__lua_migration {
+    ecs_sched_id id;
+    int line;                       /* of its ecs.component */
+    ecs_sched__lua_layout layout;   /* member names: copies */
+} ecs_sched__lua_migration;
+
+static ecs_sched__lua_migration *ecs_sched__lua_migrations(const ecs_sched__lua_version *v) {
+    return (ecs_sched__lua_migration *)v->migrations;
+}
+
+static void ecs_sched__lua_migrations_free(ecs_sched__lua_version *v) {
+    ecs_sched__lua_migration *all = ecs_sched__lua_migrations(v);
+    int32_t i, k;
+    for (i = 0; i < v->migration_count; i++) {
+        for (k = 0; k < all[i].layout.count; k++) {
+            ecs_sched__free(v->env, (void *)(uintptr_t)all[i].layout.members[k].name);
+        }
+    }
+    ecs_sched__free(v->env, all);
+}
+
+static int ecs_sched__lua_line(lua_State *L);
+
+/* Keeps component id's new layout (`differs`: how it differs), to migrate it at commit;
+   refuses a field that keeps its name and changes its type (its values could not be kept). */
+static void ecs_sched__lua_plan_migration(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id id,
+                                          const char *name, const ecs_sched__lua_layout *layout,
+                                          const char *differs) {
+    ecs_sched__lua_migration *m, *all = ecs_sched__lua_migrations(v);
+    char why[256];
+    int32_t k;
+    if (!v->world->components[id].scripted) {
+        luaL_error(L, "ecs.component '%s': C code registered a component of this name with "
+                   "another layout (%s), which a script cannot change: keep its fields, or "
+                   "give the script's component another name", name, differs);
+    }
+    if (ecs_sched__member_retyped(v->world, id, layout->count, layout->members, why, sizeof why)) {
+        luaL_error(L, "ecs.component '%s': %s; the values it holds cannot be kept: give the "
+                   "field another name (its values start at zero)", name, why);
+    }
+    if (!ECS_SCHED__GROW(v->env, all, &v->migration_capacity, (uint32_t)v->migration_count + 1)) {
+        luaL_error(L, "out of memory declaring component '%s'", name);
+    }
+    v->migrations = all;
+    m = &all[v->migration_count];
+    m->id = id;
+    m->line = ecs_sched__lua_line(L);
+    m->layout = *layout;
+    for (k = 0; k < layout->count; k++) {
+        if (!(m->layout.members[k].name = ecs_sched__strdup(v->env, layout->members[k].name))) {
+            while (k-- > 0) ecs_sched__free(v->env, (void *)(uintptr_t)m->layout.members[k].name);
+            luaL_error(L, "out of memory declaring component '%s'", name);
+        }
+    }
+    v->migration_count++;
+}
+
 /* ecs.component{ name = "Health", fields = { {"hp", "i32"}, ... } } -> its name */
 static int ecs_sched__lua_component(lua_State *L) {
     static const char *const keys[] = {"name", "fields", NULL};
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched__lua_layout *layout;
+    ecs_sched_component_desc desc;
     const char *name;
     char why[256];
     ecs_sched_id id;
@@ -224,17 +284,20 @@ static int ecs_sched__lua_component(lua_State *L) {
     ecs_sched__lua_read_layout(L, name, layout);
     id = ecs_sched_component_lookup(v->world, name);
     if (id && ecs_sched__lua_layout_differs(v->world, id, layout, why, sizeof why)) {
-        return luaL_error(L, "ecs.component '%s': a component of this name is registered "
-                          "already with another layout: %s. Scripts cannot change a "
-                          "component's layout while the world runs (values are not migrated "
-                          "in this version): keep its fields, or give it another name",
-                          name, why);
+        ecs_sched__lua_plan_migration(L, v, id, name, layout, why);
+        lua_pushstring(L, name);
+        return 1;
     }
     if (id && ecs_sched_is_described(v->world, id)) {
         lua_pushstring(L, name);
         return 1;
     }
-    if (!id) id = ecs_sched_component_register_type(v->world, name, layout->size, layout->alignment);
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = layout->size;
+    desc.alignment = layout->alignment;
+    desc.scripted = true;
+    if (!id) id = ecs_sched_component_register(v->world, &desc);
     if (!id || ecs_sched_describe(v->world, id, layout->count, layout->members) != ECS_SCHED_OK) {
         return luaL_error(L, "ecs.component '%s': %s", name, ecs_sched_last_error(v->world));
     }
@@ -655,6 +718,7 @@ static void ecs_sched__lua_unload(void *version, void *user_data) {
         ecs_sched__free(v->env, decl->state_schedule[1]);
     }
     ecs_sched__free(v->env, v->decls);
+    ecs_sched__lua_migrations_free(v);
     ecs_sched__free(v->env, v->path);
     ecs_sched__free(v->env, v);
 }
@@ -1046,6 +1110,32 @@ static ecs_sched_result ecs_sched__lua_declare(ecs_sched_script *script, void *v
     return result;
 }
 
+/* The version loaded, declared and built: its components' new layouts are migrated now. */
+static ecs_sched_result ecs_sched__lua_commit(ecs_sched_script *script, void *version,
+                                              void *user_data) {
+    ecs_sched__lua_version *v = (ecs_sched__lua_version *)version;
+    int32_t i;
+    (void)user_data;
+    for (i = 0; i < v->migration_count; i++) {   /* all of them, or none (but out of memory) */
+        const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
+        if (ecs_sched__migration_refused(v->world, m->id, m->layout.size,
+                                         m->layout.alignment) != ECS_SCHED_OK) {
+            return ecs_sched_script_fail(script, "%s:%d: %s", v->path, m->line,
+                                         ecs_sched_last_error(v->world));
+        }
+    }
+    for (i = 0; i < v->migration_count; i++) {
+        const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
+        if (ecs_sched_component_migrate(v->world, m->id, m->layout.size, m->layout.alignment,
+                                        m->layout.count, m->layout.members, NULL,
+                                        NULL) != ECS_SCHED_OK) {
+            return ecs_sched_script_fail(script, "%s:%d: %s", v->path, m->line,
+                                         ecs_sched_last_error(v->world));
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 /* What the run reaches of a system's query (its terms), or of an observer's component. */
 static void ecs_sched__lua_run_terms(ecs_sched__lua_version *v, ecs_sched__lua_run *run) {
     const ecs_sched_query *q;
@@ -1172,6 +1262,7 @@ ecs_sched_script_driver ecs_sched_lua_script_driver(const ecs_sched_lua_desc *de
     d.run = ecs_sched__lua_run_declared;
     d.unload = ecs_sched__lua_unload;
     d.destroy = ecs_sched__lua_destroy;
+    d.commit = ecs_sched__lua_commit;
     return d;
 }
 

@@ -201,6 +201,10 @@ typedef struct ecs_sched__lua_version {
     double column_generation;           /* the running one's, for LuaJIT's columns; 0: none */
     int64_t budget_left;
     ecs_sched_id state_id;              /* the resource standing for its Lua state */
+    void *migrations;                   /* its components' new layouts, migrated when it is
+                                           committed (script_lua.h's ecs_sched__lua_migration) */
+    int32_t migration_count;
+    uint32_t migration_capacity;
 } ecs_sched__lua_version;
 
 /* Proxies handed to Lua. Each names its run by generation and its declaration by index. */

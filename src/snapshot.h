@@ -59,6 +59,8 @@ struct ecs_sched_snapshot {
     ecs_sched__env env;             /* the allocator it was made with */
     uint64_t world;                 /* the serial of the world it was taken of; 0: emptied by
                                        a failed retake */
+    uint32_t layout_changes;        /* the world's count of components whose layout changed
+                                       (script.h): values of another layout are not restored */
     uint32_t table_count;
     ecs_sched__rows_copy *rows;     /* the non-empty tables */
     uint32_t row_copies;
@@ -647,6 +649,7 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     }
     s->env.allocator = w->env.allocator;
     s->world = w->serial;
+    s->layout_changes = w->layout_changes;
     s->table_count = w->table_count;
     s->record_count = w->record_count;
     s->free_head = w->free_head;
@@ -713,6 +716,11 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     ecs_sched__snapshot_empty_but_rows(w, s);
     spare = s->rows;
     spare_count = s->row_copies;
+    if (s->layout_changes != w->layout_changes) {   /* blocks sized for the layouts before */
+        uint32_t i;
+        for (i = 0; i < spare_count; i++) ecs_sched__rows_free(&s->env, &spare[i]);
+        spare_count = 0;
+    }
     s->rows = NULL;
     s->row_copies = 0;
     s->world = 0;   /* until the retake is whole */
@@ -741,6 +749,7 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     }
     if (w->record_count) memcpy(s->records, w->records, w->record_count * sizeof *w->records);
     s->world = w->serial;
+    s->layout_changes = w->layout_changes;
     s->table_count = w->table_count;
     s->record_count = w->record_count;
     ecs_sched__snapshot_link_free(w, s);
@@ -935,6 +944,13 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
                                "is world #%llu; a snapshot restores only into the world it was "
                                "taken of (its tables and component ids are that world's)",
                                (unsigned long long)s->world, (unsigned long long)w->serial);
+    }
+    if (s->layout_changes != w->layout_changes) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                               "snapshot_restore: the snapshot was taken before component '%s' "
+                               "changed its layout (a script's reload migrated its values): it "
+                               "holds values in the layout before; take a new snapshot",
+                               ecs_sched__component_label(w, w->layout_changed));
     }
     result = ecs_sched__snapshot_check(w, "snapshot_restore");
     if (result != ECS_SCHED_OK) return result;

@@ -447,6 +447,150 @@ static void bad_drivers_and_paths_are_refused_naming_them(void **state) {
     finish(w);
 }
 
+/* ---- a script's component with a new layout (ecs_sched_component_migrate) ---- */
+
+typedef struct { int32_t hp; float armor; } OldStats;
+typedef struct { double shield; int32_t hp; } NewStats;
+
+static const ecs_sched_member OLD_STATS[] = {
+    ECS_SCHED_MEMBER(OldStats, hp, ECS_SCHED_TYPE_I32),
+    ECS_SCHED_MEMBER(OldStats, armor, ECS_SCHED_TYPE_F32)};
+static const ecs_sched_member NEW_STATS[] = {
+    ECS_SCHED_MEMBER(NewStats, shield, ECS_SCHED_TYPE_F64),
+    ECS_SCHED_MEMBER(NewStats, hp, ECS_SCHED_TYPE_I32)};
+
+/* Stats as a script defines it: .scripted, described. */
+static ecs_sched_id scripted_stats(ecs_sched_world *w, ecs_sched_storage storage) {
+    ecs_sched_component_desc desc = {0};
+    ecs_sched_id id;
+    desc.name = "Stats";
+    desc.size = sizeof(OldStats);
+    desc.alignment = ECS_SCHED_ALIGNOF(OldStats);
+    desc.storage = storage;
+    desc.scripted = true;
+    id = ecs_sched_component_register(w, &desc);
+    assert_true(id != 0);
+    assert_int_equal(ecs_sched_describe(w, id, 2, OLD_STATS), ECS_SCHED_OK);
+    return id;
+}
+
+static ecs_sched_result migrate_stats(ecs_sched_world *w, ecs_sched_id id) {
+    return ecs_sched_component_migrate(w, id, sizeof(NewStats), ECS_SCHED_ALIGNOF(NewStats), 2,
+                                       NEW_STATS, NULL, NULL);
+}
+
+static void a_sparse_component_s_values_are_migrated(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_SPARSE);
+    ecs_sched_entity e[3];
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        OldStats old = {10 * (i + 1), 0.5f};
+        e[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_insert(w, e[i], stats, &old), ECS_SCHED_OK);
+    }
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_component_size(w, stats), sizeof(NewStats));
+    for (i = 0; i < 3; i++) {
+        const NewStats *now = (const NewStats *)ecs_sched_get(w, e[i], stats);
+        assert_non_null(now);
+        assert_int_equal(now->hp, 10 * (i + 1));
+        assert_true(now->shield == 0.0);
+    }
+    check_and_destroy(w);
+}
+
+static void a_resource_of_a_script_s_component_is_migrated(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
+    OldStats old = {42, 1.5f};
+    const NewStats *now;
+    (void)state;
+    assert_int_equal(ecs_sched_resource_insert(w, stats, &old), ECS_SCHED_OK);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_OK);
+    now = (const NewStats *)ecs_sched_resource_get(w, stats);
+    assert_non_null(now);
+    assert_int_equal(now->hp, 42);
+    assert_true(now->shield == 0.0);
+    check_and_destroy(w);
+}
+
+static void a_component_c_registered_keeps_its_layout(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = ECS_SCHED_COMPONENT(w, OldStats);
+    (void)state;
+    assert_int_equal(ecs_sched_describe(w, stats, 2, OLD_STATS), ECS_SCHED_OK);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_ERR_REFUSED);
+    assert_non_null(strstr(ecs_sched_last_error(w), "component 'OldStats' was not defined by a script"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_component_size(w, stats), sizeof(OldStats));
+    check_and_destroy(w);
+}
+
+static void a_value_waiting_in_a_command_buffer_refuses_the_migration(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
+    ecs_sched_commands *cmd = ecs_sched_commands_create(w);
+    OldStats old = {5, 0.25f};
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_commands_insert(cmd, e, stats, &old), ECS_SCHED_OK);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_ERR_REFUSED);
+    assert_non_null(strstr(ecs_sched_last_error(w), "holds a value of component 'Stats' not applied"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_OK);
+    assert_int_equal(((const NewStats *)ecs_sched_get(w, e, stats))->hp, 5);
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+static void a_snapshot_taken_before_a_migration_is_not_restored(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
+    OldStats old = {9, 2.0f};
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    ecs_sched_snapshot *before;
+    (void)state;
+    assert_int_equal(ecs_sched_insert(w, e, stats, &old), ECS_SCHED_OK);
+    before = ecs_sched_snapshot_take(w);
+    assert_non_null(before);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_snapshot_restore(w, before), ECS_SCHED_ERR_REFUSED);
+    assert_non_null(strstr(ecs_sched_last_error(w), "taken before component 'Stats' changed its layout"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(((const NewStats *)ecs_sched_get(w, e, stats))->hp, 9);
+    assert_int_equal(ecs_sched_snapshot_retake(w, before), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_snapshot_restore(w, before), ECS_SCHED_OK);
+    assert_int_equal(((const NewStats *)ecs_sched_get(w, e, stats))->hp, 9);
+    ecs_sched_snapshot_free(before);
+    check_and_destroy(w);
+}
+
+static void prefab_data_set_before_a_migration_is_not_instantiated(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
+    ecs_sched_prefab_data *data = ecs_sched_prefab_data_create(w);
+    OldStats old = {3, 1.0f};
+    NewStats now = {0.5, 4};
+    ecs_sched_entity made[1];
+    (void)state;
+    assert_int_equal(ecs_sched_prefab_data_add(data, -1), 0);
+    assert_int_equal(ecs_sched_prefab_data_set(data, 0, stats, &old), ECS_SCHED_OK);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(w, data, ECS_SCHED_NULL_ENTITY, made),
+                     ECS_SCHED_ERR_REFUSED);
+    assert_non_null(strstr(ecs_sched_last_error(w), "entry 0 holds a value of 'Stats'"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_prefab_data_set(data, 0, stats, &now), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(w, data, ECS_SCHED_NULL_ENTITY, made),
+                     ECS_SCHED_OK);
+    assert_int_equal(((const NewStats *)ecs_sched_get(w, made[0], stats))->hp, 4);
+    ecs_sched_prefab_data_free(data);
+    check_and_destroy(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_systems_run_in_their_schedule_through_its_driver),
@@ -464,6 +608,12 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_script_is_not_reloaded_from_inside_an_observer),
         cmocka_unit_test(a_path_is_loaded_once),
         cmocka_unit_test(bad_drivers_and_paths_are_refused_naming_them),
+        cmocka_unit_test(a_sparse_component_s_values_are_migrated),
+        cmocka_unit_test(a_resource_of_a_script_s_component_is_migrated),
+        cmocka_unit_test(a_component_c_registered_keeps_its_layout),
+        cmocka_unit_test(a_value_waiting_in_a_command_buffer_refuses_the_migration),
+        cmocka_unit_test(a_snapshot_taken_before_a_migration_is_not_restored),
+        cmocka_unit_test(prefab_data_set_before_a_migration_is_not_instantiated),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, NULL);
