@@ -37253,8 +37253,9 @@ static void ecs_sched__lua_push_column(lua_State *L, ecs_sched__lua_version *v,
 /* The address of row i (from 1) of the column at stack index 1, after the checks. */
 static unsigned char *ecs_sched__lua_column_at(lua_State *L, ecs_sched__lua_version *v,
                                                ecs_sched__lua_column_ud **out) {
-    ecs_sched__lua_column_ud *column =
-        (ecs_sched__lua_column_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_VIEW);
+    /* (only a column's metatable leads here, and it is hidden: no check of the userdata's
+       type, which would cost a lookup in the registry on every access) */
+    ecs_sched__lua_column_ud *column = (ecs_sched__lua_column_ud *)lua_touserdata(L, 1);
     const ecs_sched__lua_span *span = &column->span;
     char where[256];
     lua_Integer i;
