@@ -40099,6 +40099,7 @@ struct ecs_sched_remote {
     pthread_cond_t answered;
     ecs_sched__remote_request *head, *tail;
     int32_t waiting;
+    int32_t in_flight;              /* HTTP requests begun and not yet completed */
     bool closing;
 };
 
@@ -41392,7 +41393,7 @@ static cJSON *ecs_sched__rpc_answer_one(ecs_sched_remote *remote, const cJSON *r
 static char *ecs_sched__rpc_answer(ecs_sched_remote *remote, const char *text, size_t length) {
     cJSON *request, *response;
     char *out;
-    char message[96];
+    char message[160];
     if (length > remote->max_bytes) {
         snprintf(message, sizeof message, "the request is %llu bytes, and this server takes at "
                  "most %llu (max_request_bytes)", (unsigned long long)length,
@@ -41556,6 +41557,9 @@ static enum MHD_Result ecs_sched__http_request(void *cls, struct MHD_Connection 
         r = (ecs_sched__remote_request *)calloc(1, sizeof *r);
         if (!r) return MHD_NO;
         *con_cls = r;
+        pthread_mutex_lock(&remote->lock);
+        remote->in_flight++;
+        pthread_mutex_unlock(&remote->lock);
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
@@ -41593,8 +41597,8 @@ static enum MHD_Result ecs_sched__http_request(void *cls, struct MHD_Connection 
 
 static void ecs_sched__http_completed(void *cls, struct MHD_Connection *connection, void **con_cls,
                                       enum MHD_RequestTerminationCode code) {
+    ecs_sched_remote *remote = (ecs_sched_remote *)cls;
     ecs_sched__remote_request *r = (ecs_sched__remote_request *)*con_cls;
-    (void)cls;
     (void)connection;
     (void)code;
     if (!r) return;
@@ -41602,6 +41606,9 @@ static void ecs_sched__http_completed(void *cls, struct MHD_Connection *connecti
     if (r->response) cJSON_free(r->response);
     free(r);
     *con_cls = NULL;
+    pthread_mutex_lock(&remote->lock);
+    remote->in_flight--;
+    pthread_mutex_unlock(&remote->lock);
 }
 
 static ecs_sched_result ecs_sched__remote_listen(ecs_sched_remote *remote, int32_t connections) {
@@ -41701,6 +41708,14 @@ ecs_sched_remote *ecs_sched_remote_create(ecs_sched_world *w, const ecs_sched_re
     return remote;
 }
 
+static int32_t ecs_sched__remote_in_flight(ecs_sched_remote *remote) {
+    int32_t n;
+    pthread_mutex_lock(&remote->lock);
+    n = remote->in_flight;
+    pthread_mutex_unlock(&remote->lock);
+    return n;
+}
+
 void ecs_sched_remote_destroy(ecs_sched_remote *remote) {
     if (!remote) return;
     pthread_mutex_lock(&remote->lock);   /* the waiting connections are answered 503 */
@@ -41709,7 +41724,15 @@ void ecs_sched_remote_destroy(ecs_sched_remote *remote) {
     remote->waiting = 0;
     pthread_cond_broadcast(&remote->answered);
     pthread_mutex_unlock(&remote->lock);
-    if (remote->daemon) MHD_stop_daemon(remote->daemon);
+    if (remote->daemon) {
+        /* the requests woken send their 503 before the server stops (a second at most: a
+           client that stalls in the middle of its body is not waited for) */
+        int32_t tries;
+        for (tries = 0; tries < 1000 && ecs_sched__remote_in_flight(remote) > 0; tries++) {
+            ecs_sched__system_sleep(1000000, NULL);
+        }
+        MHD_stop_daemon(remote->daemon);
+    }
 #ifndef ECS_SCHED_NO_APP
     if (remote->schedule) {
         ecs_sched_remove_system(remote->world, remote->schedule, ECS_SCHED__REMOTE_SYSTEM);
