@@ -60,6 +60,8 @@
      Time ................ real, virtual and fixed clocks, the fixed step, time conditions
      Scripts ............. language drivers, scripts' systems in the world's schedules,
                            reloading while the game runs (ECS_SCHED_SCRIPTS)
+     Remote .............. Bevy's remote protocol over HTTP: inspect and change a running
+                           world from outside (ECS_SCHED_REMOTE)
      Threads ............. ECS_SCHED_THREADS, the pool, the parallel executor, parallel queries
      Errors .............. the error rule: what each kind of call returns, what asserts
      API index ........... every public function, by module
@@ -138,6 +140,12 @@
          Compile the JSON files (see JSON FILES): reading prefab data and writing entities
          through cJSON (Debian's libcjson-dev; link -lcjson). Without it the library needs
          nothing but stb_ds. Define it in the files that call the JSON functions too.
+
+     ECS_SCHED_REMOTE                                                                   (impl)
+         Compile the remote protocol (see REMOTE): Bevy's JSON-RPC methods served over HTTP
+         by libmicrohttpd (Debian's libmicrohttpd-dev; link $(pkg-config --libs
+         libmicrohttpd) -lpthread), POSIX only. Defines ECS_SCHED_JSON. Define it in the files
+         that call its functions too.
 
      ECS_SCHED_TRACE                                                                    (impl)
          Compile the trace, statistics, outcomes, systems switched off and stepping (see
@@ -1902,6 +1910,39 @@
          traceback; an error while loading (syntax, the top level, a declaration) fails the
          load or the reload with the file and line, and the version before runs on.
 
+   REMOTE (ECS_SCHED_REMOTE)
+
+     ecs_sched_remote_create(w, &desc) serves the world over Bevy's remote protocol (BRP:
+     JSON-RPC 2.0, POSTed over HTTP), with Bevy's method names, parameters, result shapes and
+     error codes (ecs_sched_rpc_code), so Bevy's tools and the same requests work: rpc.discover,
+     world.get_components, world.query, world.spawn_entity, world.insert_components,
+     world.remove_components, world.despawn_entity, world.reparent_entities,
+     world.list_components, world.mutate_components, world.get_resources,
+     world.insert_resources, world.remove_resources, world.mutate_resources,
+     world.list_resources, world.trigger_event (an event: ecs_sched_emit), world.write_message.
+     docs/remote.md has one example of each. Components are named as registered; values are
+     the JSON files' values (see JSON FILES) but for two things: an entity, in parameters,
+     results and entity members alike, is its handle as a number (Bevy's Entity::to_bits), and
+     a tag's value is {}. ChildOf reads as the parent's handle.
+
+     The server's threads never touch the world: they queue each request and wait. The world's
+     thread answers them at a safe point: ecs_sched_remote_poll(remote) between frames, or,
+     with ecs_sched_app_add_remote(app, &desc), an exclusive system in schedule RemoteLast,
+     right after Last (Bevy's place), once a frame. A poll answers at most
+     desc.requests_per_frame (default 64), in arrival order; the rest wait for the next.
+     ecs_sched_remote_handle(remote, text, length) answers one request text at once, the same
+     way but for HTTP (for tests, tools, fuzzing). A failed request fails alone: its error goes
+     to the client, not to the running system, and the world is as it was.
+
+     Safe by default: 127.0.0.1 only (desc.address to change it), port 15702 (desc.port;
+     ECS_SCHED_REMOTE_ANY_PORT picks a free one, ecs_sched_remote_port says which), POST only
+     (else 405). desc.token: requests need "Authorization: Bearer <token>" (else 401).
+     desc.read_only: the methods that change the world are not available (-32601, and
+     rpc.discover leaves them out). desc.max_request_bytes (default 1 MiB): a longer body is
+     refused (HTTP 413; -32600 through ecs_sched_remote_handle). Destroy the remote
+     (ecs_sched_remote_destroy: it answers requests still waiting with 503) before its world
+     or app.
+
    THREADS
 
      With ECS_SCHED_THREADS defined in the implementation file, each world owns a thread pool,
@@ -2327,6 +2368,9 @@
                 ecs_sched_script_fail, ecs_sched_component_migrate
      script_native  ecs_sched_native_script_driver
      script_lua ecs_sched_lua_script_driver
+     remote     (ECS_SCHED_REMOTE) ecs_sched_remote_create, ecs_sched_remote_destroy,
+                ecs_sched_remote_poll, ecs_sched_remote_pending, ecs_sched_remote_port,
+                ecs_sched_remote_handle, ecs_sched_remote_free, ecs_sched_app_add_remote
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function
