@@ -30588,6 +30588,7 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     v.id = id;
     v.entry = entry;
     v.links = false;
+    v.handles = false;
     v.value = c->size <= 256 ? (unsigned char *)(((uintptr_t)local + c->alignment - 1) &
                                                  ~(uintptr_t)(c->alignment - 1))
                              : (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
@@ -31253,6 +31254,7 @@ void ecs_sched_json_free(char *text) {
     if (text) cJSON_free(text);
 }
 
+#ifdef ECS_SCHED_REMOTE   /* (its only user) */
 /* ---- values alone ----
 
    One value of a described component, outside any file, for the remote protocol (remote.h):
@@ -31302,6 +31304,7 @@ static cJSON *ecs_sched__json_value_write(ecs_sched_world *w, ecs_sched_id id, c
     s.handles = true;
     return ecs_sched__json_of_struct(&s, id, (const unsigned char *)value);
 }
+#endif /* ECS_SCHED_REMOTE */
 
 #endif /* ECS_SCHED_JSON */
 
