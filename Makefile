@@ -61,7 +61,7 @@ CXX_clang := clang++
 TESTS     := $(filter-out test_lua_scripts,$(basename $(notdir $(wildcard tests/test_*.c))))
 TEST_HEADERS := $(wildcard tests/*.h)
 # The tests whose point is threads; the rest run threaded under ASan+UBSan only.
-TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c tests/test_trace.c tests/test_delayed_commands.c tests/test_sparse.c)))
+TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c tests/test_trace.c tests/test_delayed_commands.c tests/test_sparse.c tests/test_remote.c)))
 SOURCES   := $(wildcard src/*.h src/doc/*.txt) tools/amalgamate.py
 
 export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
@@ -291,6 +291,26 @@ $(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(TES
   $(OWN_IMPL_TESTS))
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
+
+# The remote protocol's test (ECS_SCHED_REMOTE) links libmicrohttpd (pkg-config, asked once)
+# and an implementation object of its own per configuration, built with the remote module:
+# these rules take the place of unit_config's pattern rule for it.
+MHD_CFLAGS = $(eval MHD_CFLAGS := $(shell pkg-config --cflags libmicrohttpd))$(MHD_CFLAGS)
+MHD_LIBS   = $(eval MHD_LIBS := $(shell pkg-config --libs libmicrohttpd))$(MHD_LIBS)
+# $(1): the compiler; $(2): the configuration's directory; $(3): its flags.
+define remote_config
+$(2)/impl_remote.o: tests/impl.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(3) -DECS_SCHED_REMOTE -I. $$(STB_CFLAGS) $$(MHD_CFLAGS) -c $$< -o $$@
+$(2)/test_remote: tests/test_remote.c ecs_sched.h $(TEST_HEADERS) $(2)/impl_remote.o
+	@mkdir -p $$(@D)
+	$(1) $(3) -O0 -DECS_SCHED_REMOTE -I. $$(STB_CFLAGS) $$(MHD_CFLAGS) $$< $(2)/impl_remote.o \
+	  $$(STB_LIBS) -lcmocka $(TEST_LIBS) $$(MHD_LIBS) -lpthread -o $$@
+endef
+$(foreach c,$(COMPILERS),\
+  $(eval $(call remote_config,$(c),$(BUILD)/$(c),$(STRICT) $(SANITIZE) $(OPTIONAL)))\
+  $(eval $(call remote_config,$(c),$(BUILD)/$(c)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL)))\
+  $(eval $(call remote_config,$(c),$(BUILD)/$(c)-tsan,$(THREADED) $(TSAN) $(OPTIONAL))))
 
 # ---- compile checks ----
 

@@ -136,6 +136,9 @@
     defined(ECS_SCHED_NO_STATES) || defined(ECS_SCHED_NO_APP) || defined(ECS_SCHED_NO_QUERY_TEXT)
 #define ECS_SCHED__LEAVES_OUT   /* (NO_INHERITANCE implies NO_SNAPSHOT) */
 #endif
+#if defined(ECS_SCHED_REMOTE) && !defined(ECS_SCHED_JSON)
+#define ECS_SCHED_JSON   /* the remote protocol's values are the JSON files' */
+#endif
 #if defined(ECS_SCHED_JSON) && (defined(ECS_SCHED_NO_REFLECT) || defined(ECS_SCHED_NO_INHERITANCE))
 #error "ECS_SCHED_JSON reads components through reflection and loads prefab data: it cannot be \
 defined with ECS_SCHED_NO_REFLECT, ECS_SCHED_NO_INHERITANCE, ECS_SCHED_NO_RELATIONS or \

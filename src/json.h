@@ -167,7 +167,10 @@ static ecs_sched_result ecs_sched__json_fail(ecs_sched__json_load *l, ecs_sched_
     va_start(args, format);
     vsnprintf(what, sizeof what, format, args);
     va_end(args);
-    if (l->component) {
+    if (l->component && l->entity < 0) {   /* a value alone (ecs_sched__json_value_read) */
+        snprintf(where, sizeof where, "%s: component '%s'", ecs_sched__json_file(l),
+                 l->world->components[l->component].name);
+    } else if (l->component) {
         snprintf(where, sizeof where, "json '%s': entity %d, component '%s'", ecs_sched__json_file(l),
                  (int)l->entity, l->world->components[l->component].name);
     } else if (l->entity >= 0) {
@@ -390,6 +393,8 @@ typedef struct ecs_sched__json_value {
     unsigned char *value;           /* its value being filled */
     int32_t entry;
     bool links;                     /* an entity member is given an index of the file */
+    bool handles;                   /* entity members are given as handles, not indices of a
+                                       file (ecs_sched__json_value_read) */
 } ecs_sched__json_value;
 
 static ecs_sched_result ecs_sched__json_struct(ecs_sched__json_value *v, ecs_sched_id type,
@@ -528,6 +533,40 @@ static ecs_sched_result ecs_sched__json_wrong_type(ecs_sched__json_value *v,
                                 ecs_sched__field_kind_names[f->kind], given);
 }
 
+/* The handle an item gives: null (no entity), a whole number, or the same as a string of
+   digits (beyond 2^53, which a JSON number does not hold exactly). False when it is none. */
+static bool ecs_sched__json_handle(const cJSON *item, ecs_sched_entity *out) {
+    if (cJSON_IsNull(item)) {
+        *out = ECS_SCHED_NULL_ENTITY;
+        return true;
+    }
+    if (cJSON_IsNumber(item)) {
+        double d = item->valuedouble;
+        if (!(d >= 0.0) || d > 9007199254740992.0 || (double)(uint64_t)d != d) return false;
+        *out = (ecs_sched_entity)d;
+        return true;
+    }
+    if (cJSON_IsString(item)) {
+        const char *text = item->valuestring;
+        char *end;
+        unsigned long long n;
+        if (*text < '0' || *text > '9') return false;
+        errno = 0;
+        n = strtoull(text, &end, 10);
+        if (*end || errno) return false;
+        *out = (ecs_sched_entity)n;
+        return true;
+    }
+    return false;
+}
+
+static bool ecs_sched__json_store_handle(unsigned char *p, const cJSON *item) {
+    ecs_sched_entity e;
+    if (!ecs_sched__json_handle(item, &e)) return false;
+    memcpy(p, &e, sizeof e);
+    return true;
+}
+
 /* One element of a field (not a struct), written at p. */
 static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
                                              const cJSON *item, const ecs_sched__json_at *where,
@@ -538,6 +577,11 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
     }
     switch (f->kind) {
     case ECS_SCHED_TYPE_ENTITY:
+        if (v->handles) {
+            stored = ecs_sched__json_store_handle(p, item);
+            if (!stored && !cJSON_IsNumber(item) && !cJSON_IsString(item)) break;
+            goto done;
+        }
         if (cJSON_IsNull(item)) return ECS_SCHED_OK;
         if (!cJSON_IsNumber(item)) break;
         v->links = true;   /* an index of the file: linked once the value is set */
@@ -806,6 +850,7 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     v.id = id;
     v.entry = entry;
     v.links = false;
+    v.handles = false;
     v.value = c->size <= 256 ? (unsigned char *)(((uintptr_t)local + c->alignment - 1) &
                                                  ~(uintptr_t)(c->alignment - 1))
                              : (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
@@ -1181,6 +1226,8 @@ typedef struct ecs_sched__json_save {
     int32_t count;
     uint32_t capacity;
     int32_t *entry_of;              /* by entity index: its place in order, or -1 */
+    bool handles;                   /* entity members written as handles, not as indices of
+                                       the entities written (ecs_sched__json_value_write) */
 } ecs_sched__json_save;
 
 static bool ecs_sched__save_add(ecs_sched__json_save *s, ecs_sched_entity e, bool descendants) {
@@ -1201,6 +1248,15 @@ static bool ecs_sched__save_add(ecs_sched__json_save *s, ecs_sched_entity e, boo
 
 static cJSON *ecs_sched__json_of_struct(ecs_sched__json_save *s, ecs_sched_id type,
                                         const unsigned char *value);
+
+/* A handle as JSON: null for none, a number up to 2^53, a string of digits beyond. */
+static cJSON *ecs_sched__json_of_handle(ecs_sched_entity e) {
+    char text[24];
+    if (e == ECS_SCHED_NULL_ENTITY) return cJSON_CreateNull();
+    if (e <= (UINT64_C(1) << 53)) return cJSON_CreateNumber((double)e);
+    snprintf(text, sizeof text, "%llu", (unsigned long long)e);
+    return cJSON_CreateString(text);
+}
 
 static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sched__field_desc *f,
                                          const unsigned char *p) {
@@ -1230,6 +1286,7 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
     case ECS_SCHED_TYPE_ENTITY: {
         ecs_sched_entity e = (ecs_sched_entity)ecs_sched__load_u64(p);
         uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+        if (s->handles) return ecs_sched__json_of_handle(e);
         if (e && ecs_sched__is_live_record(s->world, e) && s->entry_of[index] >= 0) {
             return cJSON_CreateNumber((double)s->entry_of[index]);
         }
@@ -1458,5 +1515,57 @@ char *ecs_sched_json_save(ecs_sched_world *w, int32_t count, const ecs_sched_ent
 void ecs_sched_json_free(char *text) {
     if (text) cJSON_free(text);
 }
+
+#ifdef ECS_SCHED_REMOTE   /* (its only user) */
+/* ---- values alone ----
+
+   One value of a described component, outside any file, for the remote protocol (remote.h):
+   entity members are handles (their 64-bit number, as Bevy's remote protocol spells an
+   entity), not indices of a file's entities. */
+
+/* The value of `item` written into `value` (constructed by the caller: members left out keep
+   what it holds). Fails, with the last error naming `source` (where the value comes from), the
+   component and the member, for what a file's value would fail for. */
+static ecs_sched_result ecs_sched__json_value_read(ecs_sched_world *w, ecs_sched_id id,
+                                                   const cJSON *item, const char *source,
+                                                   void *value) {
+    ecs_sched__json_load l;
+    ecs_sched__json_value v;
+    ecs_sched_result result;
+    memset(&l, 0, sizeof l);
+    l.world = w;
+    l.files[0] = source;
+    l.depth = 1;
+    l.entity = -1;
+    l.component = id;
+    result = ecs_sched__json_check_item(&l, item, NULL);
+    if (result != ECS_SCHED_OK) return result;
+    if (!cJSON_IsObject(item)) {
+        return ecs_sched__json_fail(&l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                    "a value is an object of its members");
+    }
+    if (item->child && !ecs_sched__description_of(w, id)) {
+        return ecs_sched__json_fail(&l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                    "the component has no description, so its members cannot be "
+                                    "read (ecs_sched_describe)");
+    }
+    memset(&v, 0, sizeof v);
+    v.load = &l;
+    v.id = id;
+    v.value = (unsigned char *)value;
+    v.handles = true;
+    return ecs_sched__json_struct(&v, id, item, NULL, (unsigned char *)value);
+}
+
+/* The value as JSON (cJSON's, the caller deletes it), or NULL when out of memory. The
+   component must be described (or have no members to write). */
+static cJSON *ecs_sched__json_value_write(ecs_sched_world *w, ecs_sched_id id, const void *value) {
+    ecs_sched__json_save s;
+    memset(&s, 0, sizeof s);
+    s.world = w;
+    s.handles = true;
+    return ecs_sched__json_of_struct(&s, id, (const unsigned char *)value);
+}
+#endif /* ECS_SCHED_REMOTE */
 
 #endif /* ECS_SCHED_JSON */

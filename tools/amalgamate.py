@@ -67,6 +67,7 @@ LAYERS = [
     ("game", ["time", "state", "transition", "delay"]),
     ("scripting", ["script", "script_native", "script_lua_run", "script_lua_columns", "script_lua"]),
     ("top", ["world", "app"]),
+    ("services", ["remote"]),
 ]
 
 

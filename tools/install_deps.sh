@@ -32,6 +32,7 @@ libcmocka-dev     no   cmocka, the unit tests'"'"' framework
 tcc               no   the Tiny C Compiler: every example must build with it too
 libluajit-5.1-dev yes  LuaJIT 2.1: the scripted example'"'"'s Lua, and one of the two flavours the Lua driver'"'"'s tests (ECS_SCHED_LUA) build against
 liblua5.4-dev     no   Lua 5.4, the other flavour the Lua driver'"'"'s tests build against
+libmicrohttpd-dev no   libmicrohttpd, the HTTP server of the remote protocol (ECS_SCHED_REMOTE) and its tests
 '
 
 # Whether package $1 is needed for the goal.
@@ -127,6 +128,7 @@ present() {
         tcc) has tcc ;;
         libluajit-5.1-dev) has pkg-config && pkg-config --exists luajit ;;
         liblua5.4-dev) has pkg-config && pkg-config --exists lua5.4 ;;
+        libmicrohttpd-dev) has pkg-config && pkg-config --exists libmicrohttpd ;;
     esac
 }
 

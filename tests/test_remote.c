@@ -1,0 +1,1087 @@
+/* The remote protocol (ECS_SCHED_REMOTE): Bevy's methods, parameters, result shapes and error
+   codes (crates/bevy_remote: src/builtin_methods.rs, src/lib.rs), answered through
+   ecs_sched_remote_handle and over HTTP on 127.0.0.1; bad requests answered with their code
+   and the world unchanged; HTTP requests answered only at a poll or in the app's system. */
+#define _POSIX_C_SOURCE 200809L   /* sockets and nanosleep for the HTTP client */
+#include "ecs_sched.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "world_fixture.h"
+
+typedef struct { ecs_sched_entity who; int32_t ticks; } Target;
+typedef struct { int32_t damage; } Hit;
+typedef struct { int32_t n; } Ping;
+typedef struct { char bytes[8]; } Opaque;   /* registered, never described */
+
+typedef struct remote_world {
+    captured_log log;
+    ecs_sched_world *world;
+    ecs_sched_remote *remote;
+    ecs_sched_id position, health, target, enemy, score, hit, ping, opaque;
+    ecs_sched_entity a, b;   /* a: Position, Health, Enemy; b: Position, Target(a) */
+} remote_world;
+
+static void describe_all(remote_world *r) {
+    static const ecs_sched_member position[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_TYPE_F32),
+                                                ECS_SCHED_MEMBER(Position, y, ECS_SCHED_TYPE_F32)};
+    static const ecs_sched_member health[] = {ECS_SCHED_MEMBER(Health, hp, ECS_SCHED_TYPE_I32)};
+    static const ecs_sched_member target[] = {ECS_SCHED_MEMBER(Target, who, ECS_SCHED_TYPE_ENTITY),
+                                              ECS_SCHED_MEMBER(Target, ticks, ECS_SCHED_TYPE_I32)};
+    static const ecs_sched_member score[] = {ECS_SCHED_MEMBER(Score, value, ECS_SCHED_TYPE_I32)};
+    static const ecs_sched_member hit[] = {ECS_SCHED_MEMBER(Hit, damage, ECS_SCHED_TYPE_I32)};
+    static const ecs_sched_member ping[] = {ECS_SCHED_MEMBER(Ping, n, ECS_SCHED_TYPE_I32)};
+    assert_int_equal(ecs_sched_describe(r->world, r->position, 2, position), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(r->world, r->health, 1, health), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(r->world, r->target, 2, target), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(r->world, r->score, 1, score), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(r->world, r->hit, 1, hit), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(r->world, r->ping, 1, ping), ECS_SCHED_OK);
+}
+
+static void make_world(remote_world *r) {
+    Position p = {1.5f, -2.0f};
+    Health h = {7};
+    Target t;
+    Score s = {3};
+    memset(r, 0, sizeof *r);
+    r->world = new_world(&r->log);
+    r->position = ECS_SCHED_COMPONENT(r->world, Position);
+    r->health = ECS_SCHED_COMPONENT(r->world, Health);
+    r->target = ECS_SCHED_COMPONENT(r->world, Target);
+    r->enemy = ECS_SCHED_TAG(r->world, Enemy);
+    r->score = ECS_SCHED_COMPONENT(r->world, Score);
+    r->opaque = ECS_SCHED_COMPONENT(r->world, Opaque);
+    r->hit = ECS_SCHED_MESSAGE(r->world, Hit);
+    r->ping = ECS_SCHED_COMPONENT(r->world, Ping);
+    describe_all(r);
+    r->a = ecs_sched_spawn(r->world);
+    assert_int_equal(ecs_sched_insert(r->world, r->a, r->position, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(r->world, r->a, r->health, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(r->world, r->a, r->enemy, NULL), ECS_SCHED_OK);
+    r->b = ecs_sched_spawn(r->world);
+    t.who = r->a;
+    t.ticks = 4;
+    assert_int_equal(ecs_sched_insert(r->world, r->b, r->position, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(r->world, r->b, r->target, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_insert(r->world, r->score, &s), ECS_SCHED_OK);
+}
+
+static int setup(void **state) {
+    remote_world *r = (remote_world *)calloc(1, sizeof *r);
+    ecs_sched_remote_desc desc;
+    make_world(r);
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    r->remote = ecs_sched_remote_create(r->world, &desc);
+    assert_non_null(r->remote);
+    *state = r;
+    return 0;
+}
+
+static int teardown(void **state) {
+    remote_world *r = (remote_world *)*state;
+    if (r->remote) ecs_sched_remote_destroy(r->remote);
+    check_and_destroy(r->world);
+    free(r);
+    return 0;
+}
+
+/* ---- calling ---- */
+
+/* The response to a request, parsed (cJSON_Delete it). */
+static cJSON *answer(remote_world *r, const char *request) {
+    char *text = ecs_sched_remote_handle(r->remote, request, strlen(request));
+    cJSON *response;
+    assert_non_null(text);
+    response = cJSON_Parse(text);
+    ecs_sched_remote_free(text);
+    assert_non_null(response);
+    return response;
+}
+
+/* The request {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}, formatted. */
+static cJSON *call(remote_world *r, const char *method, const char *params_format, ...) {
+    char params[2048], request[2300];
+    va_list args;
+    va_start(args, params_format);
+    vsnprintf(params, sizeof params, params_format, args);
+    va_end(args);
+    snprintf(request, sizeof request, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\"%s%s}",
+             method, params[0] ? ", \"params\": " : "", params);
+    return answer(r, request);
+}
+
+static const cJSON *result_of(const cJSON *response) {
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(response, "result");
+    if (!result) {
+        char *text = cJSON_PrintUnformatted(response);
+        fail_msg("expected a result: %s", text);
+    }
+    return result;
+}
+
+static int error_code(const cJSON *response) {
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(response, "error");
+    assert_null(cJSON_GetObjectItemCaseSensitive(response, "result"));
+    assert_true(cJSON_IsObject(error));
+    assert_true(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(error, "message")));
+    return (int)cJSON_GetObjectItemCaseSensitive(error, "code")->valuedouble;
+}
+
+static const char *error_message(const cJSON *response) {
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(response, "error"),
+                                            "message")->valuestring;
+}
+
+static double number_at(const cJSON *object, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    assert_true(cJSON_IsNumber(item));
+    return item->valuedouble;
+}
+
+/* The request answered with error `code`, the world as it was (entities, components, values,
+   and the resource Score). */
+static void expect_refused(remote_world *r, int code, const char *method, const char *params) {
+    char *before = ecs_sched_json_save(r->world, 0, NULL, true), *after;
+    Score score = *(const Score *)ecs_sched_resource_get(r->world, r->score);
+    int32_t entities = ecs_sched_entity_count(r->world);
+    cJSON *response = call(r, method, "%s", params);
+    assert_int_equal(error_code(response), code);
+    cJSON_Delete(response);
+    after = ecs_sched_json_save(r->world, 0, NULL, true);
+    assert_non_null(before);
+    assert_non_null(after);
+    assert_string_equal(before, after);
+    assert_int_equal(ecs_sched_entity_count(r->world), entities);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(r->world, r->score))->value, score.value);
+    assert_int_equal(ecs_sched_world_check(r->world), ECS_SCHED_OK);
+    ecs_sched_json_free(before);
+    ecs_sched_json_free(after);
+}
+
+/* ---- rpc.discover ---- */
+
+static void test_discover_lists_every_method_in_an_openrpc_document(void **state) {
+    static const char *const methods[] = {
+        "rpc.discover", "world.get_components", "world.query", "world.spawn_entity",
+        "world.insert_components", "world.remove_components", "world.despawn_entity",
+        "world.reparent_entities", "world.list_components", "world.mutate_components",
+        "world.get_resources", "world.insert_resources", "world.remove_resources",
+        "world.mutate_resources", "world.list_resources", "world.trigger_event",
+        "world.write_message"};
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "rpc.discover", "");
+    const cJSON *doc = result_of(response), *list = cJSON_GetObjectItemCaseSensitive(doc, "methods");
+    size_t i;
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(doc, "openrpc")->valuestring, "1.3.2");
+    assert_true(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "info")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(doc, "servers")));   /* no HTTP */
+    assert_int_equal(cJSON_GetArraySize(list), (int)(sizeof methods / sizeof methods[0]));
+    for (i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        const cJSON *m = cJSON_GetArrayItem(list, (int)i);
+        assert_string_equal(cJSON_GetObjectItemCaseSensitive(m, "name")->valuestring, methods[i]);
+        assert_true(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(m, "params")));
+    }
+    cJSON_Delete(response);
+}
+
+static void test_discover_read_only_lists_only_the_methods_that_read(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    cJSON *response;
+    const cJSON *m;
+    int n = 0;
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    desc.read_only = true;
+    ecs_sched_remote_destroy(r->remote);
+    r->remote = ecs_sched_remote_create(r->world, &desc);
+    response = call(r, "rpc.discover", "null");
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result_of(response), "methods")) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(m, "name")->valuestring;
+        assert_true(strstr(name, "get_") || strstr(name, "list_") || strcmp(name, "world.query") == 0 ||
+                    strcmp(name, "rpc.discover") == 0);
+        n++;
+    }
+    assert_int_equal(n, 6);
+    cJSON_Delete(response);
+}
+
+/* ---- world.get_components ---- */
+
+static void test_get_components_lenient_gives_components_and_errors(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.get_components",
+                           "{\"entity\": %llu, \"components\": [\"Position\", \"Target\", \"Nope\"]}",
+                           (unsigned long long)r->a);
+    const cJSON *result = result_of(response);
+    const cJSON *components = cJSON_GetObjectItemCaseSensitive(result, "components");
+    const cJSON *errors = cJSON_GetObjectItemCaseSensitive(result, "errors");
+    const cJSON *position = cJSON_GetObjectItemCaseSensitive(components, "Position");
+    assert_int_equal(cJSON_GetArraySize(components), 1);
+    assert_true(number_at(position, "x") == 1.5);
+    assert_true(number_at(position, "y") == -2.0);
+    assert_int_equal(cJSON_GetArraySize(errors), 2);
+    assert_int_equal((int)number_at(cJSON_GetObjectItemCaseSensitive(errors, "Target"), "code"),
+                     ECS_SCHED_RPC_COMPONENT_NOT_PRESENT);
+    assert_int_equal((int)number_at(cJSON_GetObjectItemCaseSensitive(errors, "Nope"), "code"),
+                     ECS_SCHED_RPC_COMPONENT_ERROR);
+    cJSON_Delete(response);
+}
+
+static void test_get_components_strict_gives_a_map_of_values(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.get_components",
+                           "{\"entity\": %llu, \"components\": [\"Health\", \"Enemy\"], \"strict\": true}",
+                           (unsigned long long)r->a);
+    const cJSON *result = result_of(response);
+    assert_int_equal(cJSON_GetArraySize(result), 2);
+    assert_int_equal((int)number_at(cJSON_GetObjectItemCaseSensitive(result, "Health"), "hp"), 7);
+    /* a tag is Bevy's unit struct: {} */
+    assert_true(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(result, "Enemy")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(result, "Enemy")), 0);
+    cJSON_Delete(response);
+}
+
+static void test_get_components_strict_fails_on_a_component_not_present(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[200];
+    snprintf(params, sizeof params, "{\"entity\": %llu, \"components\": [\"Position\", \"Target\"], "
+             "\"strict\": true}", (unsigned long long)r->a);
+    expect_refused(r, ECS_SCHED_RPC_COMPONENT_NOT_PRESENT, "world.get_components", params);
+}
+
+static void test_get_components_writes_entity_members_as_handles(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.get_components",
+                           "{\"entity\": %llu, \"components\": [\"Target\"], \"strict\": true}",
+                           (unsigned long long)r->b);
+    const cJSON *target = cJSON_GetObjectItemCaseSensitive(result_of(response), "Target");
+    assert_true(number_at(target, "who") == (double)r->a);
+    assert_int_equal((int)number_at(target, "ticks"), 4);
+    cJSON_Delete(response);
+}
+
+static void test_get_components_gives_childof_as_the_parent(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    assert_int_equal(ecs_sched_set_parent(r->world, r->b, r->a), ECS_SCHED_OK);
+    response = call(r, "world.get_components",
+                    "{\"entity\": %llu, \"components\": [\"ecs_sched.ChildOf\"], \"strict\": true}",
+                    (unsigned long long)r->b);
+    assert_true(cJSON_GetObjectItemCaseSensitive(result_of(response), "ecs_sched.ChildOf")->valuedouble ==
+                (double)r->a);
+    cJSON_Delete(response);
+}
+
+/* ---- world.query ---- */
+
+static const cJSON *row_of(const cJSON *rows, ecs_sched_entity e) {
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows) {
+        if (number_at(row, "entity") == (double)e) return row;
+    }
+    return NULL;
+}
+
+static void test_query_gives_entity_components_and_has_rows(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.query",
+                           "{\"data\": {\"components\": [\"Position\"], \"option\": [\"Health\"], "
+                           "\"has\": [\"Enemy\", \"Unknown\"]}}");
+    const cJSON *rows = result_of(response), *row_a, *row_b;
+    assert_int_equal(cJSON_GetArraySize(rows), 2);
+    row_a = row_of(rows, r->a);
+    row_b = row_of(rows, r->b);
+    assert_non_null(row_a);
+    assert_non_null(row_b);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row_a, "components")), 2);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row_b, "components")), 1);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row_a, "has"), "Enemy")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row_b, "has"), "Enemy")));
+    /* an unknown component in "has" is absent */
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row_a, "has"), "Unknown")));
+    cJSON_Delete(response);
+}
+
+static void test_query_leaves_has_out_when_none_is_asked(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.query", "{\"data\": {\"components\": [\"Health\"]}}");
+    const cJSON *rows = result_of(response);
+    assert_int_equal(cJSON_GetArraySize(rows), 1);
+    assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, 0), "has"));
+    cJSON_Delete(response);
+}
+
+static void test_query_filters_with_and_without(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *with = call(r, "world.query", "{\"data\": {}, \"filter\": {\"with\": [\"Target\"]}}");
+    cJSON *without = call(r, "world.query", "{\"data\": {}, \"filter\": {\"without\": [\"Enemy\"], "
+                                            "\"with\": [\"Position\"]}}");
+    assert_int_equal(cJSON_GetArraySize(result_of(with)), 1);
+    assert_non_null(row_of(result_of(with), r->b));
+    assert_int_equal(cJSON_GetArraySize(result_of(without)), 1);
+    assert_non_null(row_of(result_of(without), r->b));
+    /* filters fetch nothing */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row_of(result_of(with), r->b),
+                                                                         "components")), 0);
+    cJSON_Delete(with);
+    cJSON_Delete(without);
+}
+
+static void test_query_option_all_gives_every_component(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.query", "{\"data\": {\"option\": \"all\"}, "
+                                             "\"filter\": {\"with\": [\"Enemy\"]}}");
+    const cJSON *components = cJSON_GetObjectItemCaseSensitive(row_of(result_of(response), r->a), "components");
+    assert_int_equal(cJSON_GetArraySize(components), 3);
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(components, "Position"));
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(components, "Health"));
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(components, "Enemy"));
+    cJSON_Delete(response);
+}
+
+static void test_query_unknown_required_component_matches_nothing(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.query", "{\"data\": {\"components\": [\"Position\", \"Ghost\"]}}");
+    assert_int_equal(cJSON_GetArraySize(result_of(response)), 0);
+    cJSON_Delete(response);
+}
+
+static void test_query_strict_unknown_component_is_a_component_error(void **state) {
+    remote_world *r = (remote_world *)*state;
+    expect_refused(r, ECS_SCHED_RPC_COMPONENT_ERROR, "world.query",
+                   "{\"data\": {\"option\": [\"Ghost\"]}, \"strict\": true}");
+}
+
+static void test_query_leaves_disabled_entities_out_unless_named(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *plain, *named;
+    assert_int_equal(ecs_sched_disable(r->world, r->a), ECS_SCHED_OK);
+    plain = call(r, "world.query", "{\"data\": {\"components\": [\"Position\"]}}");
+    named = call(r, "world.query", "{\"data\": {\"components\": [\"Position\"]}, "
+                                   "\"filter\": {\"with\": [\"ecs_sched.Disabled\"]}}");
+    assert_int_equal(cJSON_GetArraySize(result_of(plain)), 1);
+    assert_non_null(row_of(result_of(plain), r->b));
+    assert_int_equal(cJSON_GetArraySize(result_of(named)), 1);
+    assert_non_null(row_of(result_of(named), r->a));
+    cJSON_Delete(plain);
+    cJSON_Delete(named);
+}
+
+/* ---- changing entities ---- */
+
+static void test_spawn_entity_returns_the_new_entity_with_its_values(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.spawn_entity",
+                           "{\"components\": {\"Health\": {\"hp\": 12}, \"Enemy\": {}, "
+                           "\"Target\": {\"who\": %llu}}}", (unsigned long long)r->b);
+    ecs_sched_entity e = (ecs_sched_entity)number_at(result_of(response), "entity");
+    const Target *t;
+    assert_true(ecs_sched_is_alive(r->world, e));
+    assert_int_equal(((const Health *)ecs_sched_get(r->world, e, r->health))->hp, 12);
+    assert_true(ecs_sched_has(r->world, e, r->enemy));
+    t = (const Target *)ecs_sched_get(r->world, e, r->target);
+    assert_true(t->who == r->b);
+    assert_int_equal(t->ticks, 0);   /* a member left out keeps the default */
+    cJSON_Delete(response);
+}
+
+static void test_insert_components_sets_values(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.insert_components",
+                           "{\"entity\": %llu, \"components\": {\"Health\": {\"hp\": 30}, "
+                           "\"Position\": {\"x\": 9}}}", (unsigned long long)r->b);
+    assert_true(cJSON_IsNull(result_of(response)));
+    assert_int_equal(((const Health *)ecs_sched_get(r->world, r->b, r->health))->hp, 30);
+    assert_true(((const Position *)ecs_sched_get(r->world, r->b, r->position))->x == 9.0f);
+    assert_true(((const Position *)ecs_sched_get(r->world, r->b, r->position))->y == 0.0f);
+    cJSON_Delete(response);
+}
+
+static void test_remove_components_takes_them_away(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.remove_components",
+                           "{\"entity\": %llu, \"components\": [\"Health\", \"Enemy\", \"Target\"]}",
+                           (unsigned long long)r->a);
+    assert_true(cJSON_IsNull(result_of(response)));
+    assert_false(ecs_sched_has(r->world, r->a, r->health));
+    assert_false(ecs_sched_has(r->world, r->a, r->enemy));
+    assert_true(ecs_sched_has(r->world, r->a, r->position));
+    cJSON_Delete(response);
+}
+
+static void test_despawn_entity_despawns_it(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.despawn_entity", "{\"entity\": %llu}", (unsigned long long)r->a);
+    assert_true(cJSON_IsNull(result_of(response)));
+    assert_false(ecs_sched_is_alive(r->world, r->a));
+    assert_true(ecs_sched_is_alive(r->world, r->b));
+    cJSON_Delete(response);
+}
+
+static void test_reparent_entities_sets_and_clears_parents(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_entity c = ecs_sched_spawn(r->world);
+    cJSON *set = call(r, "world.reparent_entities", "{\"entities\": [%llu, %llu], \"parent\": %llu}",
+                      (unsigned long long)r->b, (unsigned long long)c, (unsigned long long)r->a);
+    assert_true(cJSON_IsNull(result_of(set)));
+    assert_true(ecs_sched_parent_of(r->world, r->b) == r->a);
+    assert_true(ecs_sched_parent_of(r->world, c) == r->a);
+    cJSON_Delete(set);
+    set = call(r, "world.reparent_entities", "{\"entities\": [%llu]}", (unsigned long long)c);
+    assert_true(cJSON_IsNull(result_of(set)));
+    assert_true(ecs_sched_parent_of(r->world, c) == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_parent_of(r->world, r->b) == r->a);
+    cJSON_Delete(set);
+}
+
+static void test_reparent_to_itself_is_refused(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[160];
+    snprintf(params, sizeof params, "{\"entities\": [%llu, %llu], \"parent\": %llu}",
+             (unsigned long long)r->b, (unsigned long long)r->a, (unsigned long long)r->a);
+    expect_refused(r, ECS_SCHED_RPC_SELF_REPARENT, "world.reparent_entities", params);
+    assert_true(ecs_sched_parent_of(r->world, r->b) == ECS_SCHED_NULL_ENTITY);
+}
+
+static void test_reparent_under_a_descendant_is_refused(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[160];
+    assert_int_equal(ecs_sched_set_parent(r->world, r->b, r->a), ECS_SCHED_OK);
+    snprintf(params, sizeof params, "{\"entities\": [%llu], \"parent\": %llu}",
+             (unsigned long long)r->a, (unsigned long long)r->b);
+    expect_refused(r, ECS_SCHED_RPC_SELF_REPARENT, "world.reparent_entities", params);
+}
+
+static void test_list_components_names_every_component_sorted(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.list_components", "");
+    const cJSON *names = result_of(response), *name;
+    const char *last = "";
+    bool position = false, hit = false;
+    cJSON_ArrayForEach(name, names) {
+        assert_true(strcmp(last, name->valuestring) < 0);
+        last = name->valuestring;
+        position = position || strcmp(name->valuestring, "Position") == 0;
+        hit = hit || strcmp(name->valuestring, "Hit") == 0;
+    }
+    assert_true(position);
+    assert_false(hit);   /* a message type is not a component */
+    cJSON_Delete(response);
+}
+
+static void test_list_components_of_an_entity(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.list_components", "{\"entity\": %llu}", (unsigned long long)r->a);
+    const cJSON *names = result_of(response);
+    assert_int_equal(cJSON_GetArraySize(names), 3);
+    assert_string_equal(cJSON_GetArrayItem(names, 0)->valuestring, "Enemy");
+    assert_string_equal(cJSON_GetArrayItem(names, 1)->valuestring, "Health");
+    assert_string_equal(cJSON_GetArrayItem(names, 2)->valuestring, "Position");
+    cJSON_Delete(response);
+}
+
+static void test_mutate_components_writes_a_member_by_path(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *dotted = call(r, "world.mutate_components", "{\"entity\": %llu, \"component\": \"Position\", "
+                         "\"path\": \".y\", \"value\": 8.25}", (unsigned long long)r->a);
+    cJSON *plain = call(r, "world.mutate_components", "{\"entity\": %llu, \"component\": \"Target\", "
+                        "\"path\": \"ticks\", \"value\": 40}", (unsigned long long)r->b);
+    const Position *p = (const Position *)ecs_sched_get(r->world, r->a, r->position);
+    assert_true(cJSON_IsNull(result_of(dotted)));
+    assert_true(cJSON_IsNull(result_of(plain)));
+    assert_true(p->x == 1.5f && p->y == 8.25f);
+    assert_int_equal(((const Target *)ecs_sched_get(r->world, r->b, r->target))->ticks, 40);
+    assert_true(((const Target *)ecs_sched_get(r->world, r->b, r->target))->who == r->a);
+    cJSON_Delete(dotted);
+    cJSON_Delete(plain);
+}
+
+static void test_mutate_components_unknown_path_is_refused(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[200];
+    snprintf(params, sizeof params, "{\"entity\": %llu, \"component\": \"Position\", \"path\": "
+             "\"z\", \"value\": 1}", (unsigned long long)r->a);
+    expect_refused(r, ECS_SCHED_RPC_COMPONENT_ERROR, "world.mutate_components", params);
+}
+
+/* ---- resources ---- */
+
+static void test_get_resources_gives_the_value(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.get_resources", "{\"resource\": \"Score\"}");
+    assert_int_equal((int)number_at(cJSON_GetObjectItemCaseSensitive(result_of(response), "value"), "value"), 3);
+    cJSON_Delete(response);
+}
+
+static void test_get_resources_absent_is_resource_not_present(void **state) {
+    remote_world *r = (remote_world *)*state;
+    expect_refused(r, ECS_SCHED_RPC_RESOURCE_NOT_PRESENT, "world.get_resources",
+                   "{\"resource\": \"Health\"}");
+}
+
+static void test_insert_resources_sets_the_value(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.insert_resources", "{\"resource\": \"Health\", \"value\": {\"hp\": 5}}");
+    assert_true(cJSON_IsNull(result_of(response)));
+    assert_int_equal(((const Health *)ecs_sched_resource_get(r->world, r->health))->hp, 5);
+    cJSON_Delete(response);
+}
+
+static void test_remove_resources_takes_it_away(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.remove_resources", "{\"resource\": \"Score\"}");
+    assert_true(cJSON_IsNull(result_of(response)));
+    assert_false(ecs_sched_resource_exists(r->world, r->score));
+    cJSON_Delete(response);
+    /* Score is back for the world checks of teardown */
+    assert_int_equal(ecs_sched_resource_insert(r->world, r->score, NULL), ECS_SCHED_OK);
+}
+
+static void test_mutate_resources_writes_a_member_by_path(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.mutate_resources", "{\"resource\": \"Score\", \"path\": \"value\", "
+                                                        "\"value\": 99}");
+    assert_true(cJSON_IsNull(result_of(response)));
+    assert_int_equal(((const Score *)ecs_sched_resource_get(r->world, r->score))->value, 99);
+    cJSON_Delete(response);
+}
+
+static void test_list_resources_names_those_the_world_holds(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.list_resources", "");
+    const cJSON *names = result_of(response);
+    bool score = false, health = false;
+    const cJSON *name;
+    cJSON_ArrayForEach(name, names) {
+        score = score || strcmp(name->valuestring, "Score") == 0;
+        health = health || strcmp(name->valuestring, "Health") == 0;
+    }
+    assert_true(score);
+    assert_false(health);
+    cJSON_Delete(response);
+}
+
+/* ---- events and messages ---- */
+
+static int32_t pinged;
+
+static void on_ping(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
+    (void)ctx;
+    pinged = trigger->payload ? ((const Ping *)trigger->payload)->n : -1;
+}
+
+static void test_trigger_event_reaches_its_observers(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_observer_desc desc;
+    cJSON *response;
+    memset(&desc, 0, sizeof desc);
+    desc.event = ECS_SCHED_ON_EVENT;
+    desc.component = r->ping;
+    desc.fn = on_ping;
+    assert_true(ecs_sched_observer_add(r->world, &desc) != 0);
+    pinged = 0;
+    response = call(r, "world.trigger_event", "{\"event\": \"Ping\", \"value\": {\"n\": 6}}");
+    assert_true(cJSON_IsNull(result_of(response)));
+    assert_int_equal(pinged, 6);
+    cJSON_Delete(response);
+}
+
+static void test_write_message_sends_it(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_message_cursor cursor = ecs_sched_message_cursor_make(r->world, r->hit);
+    ecs_sched_messages read;
+    cJSON *response = call(r, "world.write_message", "{\"message\": \"Hit\", \"value\": {\"damage\": 11}}");
+    assert_true(cJSON_IsNull(result_of(response)));
+    read = ecs_sched_message_read(r->world, &cursor);
+    assert_true(ecs_sched_messages_next(&read));
+    assert_int_equal(read.count, 1);
+    assert_int_equal(((const Hit *)read.data)->damage, 11);
+    cJSON_Delete(response);
+}
+
+static void test_write_message_of_an_unknown_type_is_a_resource_error(void **state) {
+    remote_world *r = (remote_world *)*state;
+    expect_refused(r, ECS_SCHED_RPC_RESOURCE_ERROR, "world.write_message", "{\"message\": \"Position\"}");
+}
+
+/* ---- the protocol ---- */
+
+static void test_response_echoes_the_id_and_leaves_out_a_missing_one(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *with = answer(r, "{\"jsonrpc\": \"2.0\", \"id\": {\"k\": [1, \"x\"]}, \"method\": \"world.list_resources\"}");
+    cJSON *without = answer(r, "{\"jsonrpc\": \"2.0\", \"method\": \"world.list_resources\"}");
+    char *id = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(with, "id"));
+    assert_string_equal(id, "{\"k\":[1,\"x\"]}");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(with, "jsonrpc")->valuestring, "2.0");
+    assert_null(cJSON_GetObjectItemCaseSensitive(without, "id"));
+    assert_non_null(result_of(without));
+    cJSON_free(id);
+    cJSON_Delete(with);
+    cJSON_Delete(without);
+}
+
+static void test_batch_answers_each_request_in_order(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = answer(r, "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"world.list_resources\"},"
+                                " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"nope\"}]");
+    assert_true(cJSON_IsArray(response));
+    assert_int_equal(cJSON_GetArraySize(response), 2);
+    assert_non_null(result_of(cJSON_GetArrayItem(response, 0)));
+    assert_int_equal(error_code(cJSON_GetArrayItem(response, 1)), ECS_SCHED_RPC_METHOD_NOT_FOUND);
+    assert_int_equal((int)number_at(cJSON_GetArrayItem(response, 1), "id"), 2);
+    cJSON_Delete(response);
+}
+
+static void test_malformed_json_is_a_parse_error(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = answer(r, "{\"jsonrpc\": \"2.0\", \"method\": ");
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_PARSE_ERROR);
+    cJSON_Delete(response);
+}
+
+static void test_a_request_not_json_rpc_2_is_an_invalid_request(void **state) {
+    static const char *const requests[] = {
+        "{\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"rpc.discover\"}",
+        "{\"id\": 1, \"method\": \"rpc.discover\"}",
+        "{\"jsonrpc\": \"2.0\", \"id\": 1}",
+        "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": 5}",
+        "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"rpc.discover\", \"extra\": 1}",
+        "[1]",
+        "\"text\""};
+    remote_world *r = (remote_world *)*state;
+    size_t i;
+    for (i = 0; i < sizeof requests / sizeof requests[0]; i++) {
+        cJSON *response = answer(r, requests[i]);
+        const cJSON *one = cJSON_IsArray(response) ? cJSON_GetArrayItem(response, 0) : response;
+        assert_int_equal(error_code(one), ECS_SCHED_RPC_INVALID_REQUEST);
+        cJSON_Delete(response);
+    }
+}
+
+static void test_unknown_method_is_method_not_found(void **state) {
+    remote_world *r = (remote_world *)*state;
+    expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "bevy/get", "{}");
+}
+
+static void test_missing_params_are_invalid_params(void **state) {
+    remote_world *r = (remote_world *)*state;
+    expect_refused(r, ECS_SCHED_RPC_INVALID_PARAMS, "world.insert_components", "");
+    expect_refused(r, ECS_SCHED_RPC_INVALID_PARAMS, "world.despawn_entity", "{\"entity\": \"a\"}");
+}
+
+static void test_unknown_component_is_a_component_error_and_changes_nothing(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[200];
+    snprintf(params, sizeof params, "{\"entity\": %llu, \"components\": {\"Health\": {\"hp\": 1}, "
+             "\"Ghost\": {}}}", (unsigned long long)r->a);
+    expect_refused(r, ECS_SCHED_RPC_COMPONENT_ERROR, "world.insert_components", params);
+    expect_refused(r, ECS_SCHED_RPC_COMPONENT_ERROR, "world.spawn_entity",
+                   "{\"components\": {\"Health\": {}, \"Ghost\": {}}}");
+}
+
+static void test_a_value_of_the_wrong_type_is_a_component_error_and_changes_nothing(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[200];
+    cJSON *response;
+    snprintf(params, sizeof params, "{\"entity\": %llu, \"components\": {\"Health\": {\"hp\": 2}, "
+             "\"Position\": {\"x\": \"far\"}}}", (unsigned long long)r->a);
+    expect_refused(r, ECS_SCHED_RPC_COMPONENT_ERROR, "world.insert_components", params);
+    response = call(r, "world.insert_components", "%s", params);
+    assert_non_null(strstr(error_message(response), "'x'"));   /* the member is named */
+    cJSON_Delete(response);
+}
+
+static void test_an_undescribed_component_is_a_component_error(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[200];
+    snprintf(params, sizeof params, "{\"entity\": %llu, \"components\": {\"Opaque\": {\"bytes\": 1}}}",
+             (unsigned long long)r->a);
+    expect_refused(r, ECS_SCHED_RPC_COMPONENT_ERROR, "world.insert_components", params);
+}
+
+static void test_a_dead_entity_is_entity_not_found_and_changes_nothing(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_entity dead = ecs_sched_spawn(r->world);
+    char params[200];
+    assert_int_equal(ecs_sched_despawn(r->world, dead), ECS_SCHED_OK);
+    snprintf(params, sizeof params, "{\"entity\": %llu, \"components\": {\"Health\": {\"hp\": 1}}}",
+             (unsigned long long)dead);
+    expect_refused(r, ECS_SCHED_RPC_ENTITY_NOT_FOUND, "world.insert_components", params);
+    snprintf(params, sizeof params, "{\"entity\": %llu}", (unsigned long long)dead);
+    expect_refused(r, ECS_SCHED_RPC_ENTITY_NOT_FOUND, "world.despawn_entity", params);
+    expect_refused(r, ECS_SCHED_RPC_ENTITY_NOT_FOUND, "world.get_components",
+                   "{\"entity\": 123456, \"components\": [\"Position\"]}");
+}
+
+static void test_read_only_refuses_the_methods_that_change_the_world(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    char params[200];
+    cJSON *response;
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    desc.read_only = true;
+    ecs_sched_remote_destroy(r->remote);
+    r->remote = ecs_sched_remote_create(r->world, &desc);
+    snprintf(params, sizeof params, "{\"entity\": %llu}", (unsigned long long)r->a);
+    expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "world.despawn_entity", params);
+    expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "world.insert_resources",
+                   "{\"resource\": \"Score\", \"value\": {\"value\": 1}}");
+    response = call(r, "world.get_resources", "{\"resource\": \"Score\"}");   /* reading works */
+    assert_non_null(result_of(response));
+    cJSON_Delete(response);
+}
+
+static void test_an_oversized_request_is_refused(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    char params[200];
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    desc.max_request_bytes = 64;
+    ecs_sched_remote_destroy(r->remote);
+    r->remote = ecs_sched_remote_create(r->world, &desc);
+    snprintf(params, sizeof params, "{\"components\": {\"Health\": {\"hp\": 1}, \"Enemy\": {}}}");
+    expect_refused(r, ECS_SCHED_RPC_INVALID_REQUEST, "world.spawn_entity", params);
+}
+
+/* ---- HTTP ---- */
+
+typedef struct http_client {
+    int port;
+    const char *body;
+    const char *token;         /* NULL: no Authorization header */
+    size_t declared;           /* nonzero: the Content-Length claimed (the body sent whole) */
+    int status;
+    char response[8192];
+} http_client;
+
+/* A minimal HTTP/1.1 POST over a socket; the answer's status and body. */
+static void *http_post(void *arg) {
+    http_client *c = (http_client *)arg;
+    struct sockaddr_in to;
+    char head[512], *body;
+    size_t got = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ssize_t n;
+    c->status = -1;
+    if (fd < 0) return NULL;
+    memset(&to, 0, sizeof to);
+    to.sin_family = AF_INET;
+    to.sin_port = htons((uint16_t)c->port);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&to, sizeof to) != 0) {
+        close(fd);
+        return NULL;
+    }
+    snprintf(head, sizeof head, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+             "Content-Length: %zu\r\nConnection: close\r\n%s%s%s\r\n",
+             c->declared ? c->declared : strlen(c->body), c->token ? "Authorization: Bearer " : "",
+             c->token ? c->token : "", c->token ? "\r\n" : "");
+    if (write(fd, head, strlen(head)) < 0 || write(fd, c->body, strlen(c->body)) < 0) {
+        close(fd);
+        return NULL;
+    }
+    while (got + 1 < sizeof c->response &&
+           (n = read(fd, c->response + got, sizeof c->response - 1 - got)) > 0) {
+        got += (size_t)n;
+    }
+    c->response[got] = '\0';
+    close(fd);
+    if (sscanf(c->response, "HTTP/1.%*d %d", &c->status) != 1) c->status = -2;
+    body = strstr(c->response, "\r\n\r\n");
+    if (body) memmove(c->response, body + 4, strlen(body + 4) + 1);
+    return NULL;
+}
+
+static void sleep_ms(long ms) {
+    struct timespec t;
+    t.tv_sec = ms / 1000;
+    t.tv_nsec = (ms % 1000) * 1000000L;
+    nanosleep(&t, NULL);
+}
+
+/* Waits (up to 10 s) until `count` requests wait for a poll. */
+static void wait_pending(ecs_sched_remote *remote, int32_t count) {
+    int i;
+    for (i = 0; i < 10000 && ecs_sched_remote_pending(remote) < count; i++) sleep_ms(1);
+    assert_int_equal(ecs_sched_remote_pending(remote), count);
+}
+
+static ecs_sched_remote *http_remote(remote_world *r, const ecs_sched_remote_desc *given) {
+    ecs_sched_remote_desc desc;
+    if (given) desc = *given;
+    else memset(&desc, 0, sizeof desc);
+    desc.port = ECS_SCHED_REMOTE_ANY_PORT;
+    ecs_sched_remote_destroy(r->remote);
+    r->remote = ecs_sched_remote_create(r->world, &desc);
+    assert_non_null(r->remote);
+    assert_true(ecs_sched_remote_port(r->remote) > 0);
+    return r->remote;
+}
+
+static const char spawn_request[] =
+    "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"world.spawn_entity\", "
+    "\"params\": {\"components\": {\"Health\": {\"hp\": 41}}}}";
+
+static void test_http_post_is_answered_only_at_poll(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote *remote = http_remote(r, NULL);
+    http_client client;
+    pthread_t thread;
+    int32_t entities = ecs_sched_entity_count(r->world);
+    cJSON *response;
+    ecs_sched_entity e;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(remote);
+    client.body = spawn_request;
+    assert_int_equal(pthread_create(&thread, NULL, http_post, &client), 0);
+    wait_pending(remote, 1);
+    sleep_ms(20);
+    assert_int_equal(ecs_sched_entity_count(r->world), entities);   /* not yet */
+    assert_int_equal(ecs_sched_remote_pending(remote), 1);
+    assert_int_equal(ecs_sched_remote_poll(remote), 1);
+    pthread_join(thread, NULL);
+    assert_int_equal(client.status, 200);
+    response = cJSON_Parse(client.response);
+    assert_non_null(response);
+    assert_int_equal((int)number_at(response, "id"), 7);
+    e = (ecs_sched_entity)number_at(result_of(response), "entity");
+    assert_int_equal(((const Health *)ecs_sched_get(r->world, e, r->health))->hp, 41);
+    cJSON_Delete(response);
+}
+
+static void test_http_discover_names_the_server(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote *remote = http_remote(r, NULL);
+    cJSON *response = call(r, "rpc.discover", "");
+    const cJSON *servers = cJSON_GetObjectItemCaseSensitive(result_of(response), "servers");
+    char url[64];
+    snprintf(url, sizeof url, "127.0.0.1:%d", (int)ecs_sched_remote_port(remote));
+    assert_int_equal(cJSON_GetArraySize(servers), 1);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(servers, 0), "url")->valuestring, url);
+    cJSON_Delete(response);
+}
+
+static void test_http_poll_answers_at_most_requests_per_frame(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    ecs_sched_remote *remote;
+    http_client clients[2];
+    pthread_t threads[2];
+    int i;
+    memset(&desc, 0, sizeof desc);
+    desc.requests_per_frame = 1;
+    remote = http_remote(r, &desc);
+    for (i = 0; i < 2; i++) {
+        memset(&clients[i], 0, sizeof clients[i]);
+        clients[i].port = ecs_sched_remote_port(remote);
+        clients[i].body = spawn_request;
+        assert_int_equal(pthread_create(&threads[i], NULL, http_post, &clients[i]), 0);
+    }
+    wait_pending(remote, 2);
+    assert_int_equal(ecs_sched_remote_poll(remote), 1);
+    assert_int_equal(ecs_sched_remote_pending(remote), 1);
+    assert_int_equal(ecs_sched_remote_poll(remote), 1);
+    for (i = 0; i < 2; i++) {
+        pthread_join(threads[i], NULL);
+        assert_int_equal(clients[i].status, 200);
+    }
+}
+
+static void test_http_bad_token_is_refused_with_401(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    ecs_sched_remote *remote;
+    http_client wrong, right;
+    cJSON *response;
+    int32_t entities = ecs_sched_entity_count(r->world);
+    pthread_t thread;
+    memset(&desc, 0, sizeof desc);
+    desc.token = "s3cret";
+    remote = http_remote(r, &desc);
+    memset(&wrong, 0, sizeof wrong);
+    wrong.port = ecs_sched_remote_port(remote);
+    wrong.body = spawn_request;
+    wrong.token = "s3cres";
+    http_post(&wrong);   /* refused before it is queued: no poll needed */
+    assert_int_equal(wrong.status, 401);
+    response = cJSON_Parse(wrong.response);
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_INVALID_REQUEST);
+    cJSON_Delete(response);
+    assert_int_equal(ecs_sched_remote_pending(remote), 0);
+    assert_int_equal(ecs_sched_entity_count(r->world), entities);
+    right = wrong;
+    right.token = "s3cret";
+    assert_int_equal(pthread_create(&thread, NULL, http_post, &right), 0);
+    wait_pending(remote, 1);
+    assert_int_equal(ecs_sched_remote_poll(remote), 1);
+    pthread_join(thread, NULL);
+    assert_int_equal(right.status, 200);
+}
+
+static void test_http_oversized_body_is_refused_with_413(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    http_client client;
+    cJSON *response;
+    memset(&desc, 0, sizeof desc);
+    desc.max_request_bytes = 32;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(http_remote(r, &desc));
+    client.body = spawn_request;
+    http_post(&client);
+    assert_int_equal(client.status, 413);
+    response = cJSON_Parse(client.response);
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_INVALID_REQUEST);
+    cJSON_Delete(response);
+    assert_int_equal(ecs_sched_remote_pending(r->remote), 0);
+}
+
+static void test_http_destroy_answers_waiting_requests_with_503(void **state) {
+    remote_world *r = (remote_world *)*state;
+    http_client client;
+    pthread_t thread;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(http_remote(r, NULL));
+    client.body = spawn_request;
+    assert_int_equal(pthread_create(&thread, NULL, http_post, &client), 0);
+    wait_pending(r->remote, 1);
+    ecs_sched_remote_destroy(r->remote);
+    r->remote = NULL;
+    pthread_join(thread, NULL);
+    assert_int_equal(client.status, 503);
+}
+
+/* ---- the app ---- */
+
+static int32_t last_ran_frames;
+
+static void in_last(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    last_ran_frames++;
+}
+
+static void test_app_answers_requests_in_remote_last_after_last(void **state) {
+    remote_world *unused = (remote_world *)*state;
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_remote_desc desc;
+    ecs_sched_remote *remote;
+    ecs_sched_system_desc last;
+    const char *order[32];
+    int32_t n, i;
+    http_client client;
+    pthread_t thread;
+    cJSON *response;
+    (void)unused;
+    memset(&desc, 0, sizeof desc);
+    desc.port = ECS_SCHED_REMOTE_ANY_PORT;
+    remote = ecs_sched_app_add_remote(app, &desc);
+    assert_non_null(remote);
+    n = ecs_sched_app_schedule_order(app, ECS_SCHED_ORDER_MAIN, order, 32);
+    assert_string_equal(order[n - 1], ECS_SCHED_REMOTE_LAST);
+    assert_string_equal(order[n - 2], ECS_SCHED_LAST);
+    memset(&last, 0, sizeof last);
+    last.name = "in_last";
+    last.fn = in_last;
+    assert_int_equal(ecs_sched_add_system(ecs_sched_app_world(app), ECS_SCHED_LAST, &last), ECS_SCHED_OK);
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(remote);
+    client.body = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"world.list_resources\"}";
+    assert_int_equal(pthread_create(&thread, NULL, http_post, &client), 0);
+    wait_pending(remote, 1);
+    last_ran_frames = 0;
+    for (i = 0; i < 3 && ecs_sched_remote_pending(remote) > 0; i++) {
+        assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    }
+    assert_int_equal(i, 1);   /* answered in the first frame */
+    assert_int_equal(last_ran_frames, 1);
+    pthread_join(thread, NULL);
+    assert_int_equal(client.status, 200);
+    response = cJSON_Parse(client.response);
+    assert_true(cJSON_IsArray(result_of(response)));
+    cJSON_Delete(response);
+    ecs_sched_remote_destroy(remote);
+    assert_int_equal(ecs_sched_world_check(ecs_sched_app_world(app)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);   /* its system went with it */
+    ecs_sched_app_destroy(app);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        T(test_discover_lists_every_method_in_an_openrpc_document),
+        T(test_discover_read_only_lists_only_the_methods_that_read),
+        T(test_get_components_lenient_gives_components_and_errors),
+        T(test_get_components_strict_gives_a_map_of_values),
+        T(test_get_components_strict_fails_on_a_component_not_present),
+        T(test_get_components_writes_entity_members_as_handles),
+        T(test_get_components_gives_childof_as_the_parent),
+        T(test_query_gives_entity_components_and_has_rows),
+        T(test_query_leaves_has_out_when_none_is_asked),
+        T(test_query_filters_with_and_without),
+        T(test_query_option_all_gives_every_component),
+        T(test_query_unknown_required_component_matches_nothing),
+        T(test_query_strict_unknown_component_is_a_component_error),
+        T(test_query_leaves_disabled_entities_out_unless_named),
+        T(test_spawn_entity_returns_the_new_entity_with_its_values),
+        T(test_insert_components_sets_values),
+        T(test_remove_components_takes_them_away),
+        T(test_despawn_entity_despawns_it),
+        T(test_reparent_entities_sets_and_clears_parents),
+        T(test_reparent_to_itself_is_refused),
+        T(test_reparent_under_a_descendant_is_refused),
+        T(test_list_components_names_every_component_sorted),
+        T(test_list_components_of_an_entity),
+        T(test_mutate_components_writes_a_member_by_path),
+        T(test_mutate_components_unknown_path_is_refused),
+        T(test_get_resources_gives_the_value),
+        T(test_get_resources_absent_is_resource_not_present),
+        T(test_insert_resources_sets_the_value),
+        T(test_remove_resources_takes_it_away),
+        T(test_mutate_resources_writes_a_member_by_path),
+        T(test_list_resources_names_those_the_world_holds),
+        T(test_trigger_event_reaches_its_observers),
+        T(test_write_message_sends_it),
+        T(test_write_message_of_an_unknown_type_is_a_resource_error),
+        T(test_response_echoes_the_id_and_leaves_out_a_missing_one),
+        T(test_batch_answers_each_request_in_order),
+        T(test_malformed_json_is_a_parse_error),
+        T(test_a_request_not_json_rpc_2_is_an_invalid_request),
+        T(test_unknown_method_is_method_not_found),
+        T(test_missing_params_are_invalid_params),
+        T(test_unknown_component_is_a_component_error_and_changes_nothing),
+        T(test_a_value_of_the_wrong_type_is_a_component_error_and_changes_nothing),
+        T(test_an_undescribed_component_is_a_component_error),
+        T(test_a_dead_entity_is_entity_not_found_and_changes_nothing),
+        T(test_read_only_refuses_the_methods_that_change_the_world),
+        T(test_an_oversized_request_is_refused),
+        T(test_http_post_is_answered_only_at_poll),
+        T(test_http_discover_names_the_server),
+        T(test_http_poll_answers_at_most_requests_per_frame),
+        T(test_http_bad_token_is_refused_with_401),
+        T(test_http_oversized_body_is_refused_with_413),
+        T(test_http_destroy_answers_waiting_requests_with_503),
+        T(test_app_answers_requests_in_remote_last_after_last),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
