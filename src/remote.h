@@ -25,7 +25,11 @@ typedef enum ecs_sched_rpc_code {
     ECS_SCHED_RPC_COMPONENT_NOT_PRESENT = -23403,
     ECS_SCHED_RPC_SELF_REPARENT = -23404,        /* an entity made its own parent or ancestor */
     ECS_SCHED_RPC_RESOURCE_ERROR = -23501,       /* unknown resource, event or message type */
-    ECS_SCHED_RPC_RESOURCE_NOT_PRESENT = -23502
+    ECS_SCHED_RPC_RESOURCE_NOT_PRESENT = -23502,
+    /* the methods beyond Bevy's (ecs_sched.*): */
+    ECS_SCHED_RPC_NOT_FOUND = -23601,            /* no schedule, system, state machine or
+                                                    snapshot of that name; no trace recorded */
+    ECS_SCHED_RPC_REFUSED = -23602               /* the world refused it (the message says why) */
 } ecs_sched_rpc_code;
 
 typedef struct ecs_sched_remote ecs_sched_remote;
@@ -103,6 +107,8 @@ ECS_SCHED_API ecs_sched_remote *ecs_sched_app_add_remote(ecs_sched_app *app,
 #define ECS_SCHED__HTTP_TOO_LARGE 413u   /* (its MHD name changed between versions) */
 
 /* One HTTP request: made by the server's thread, queued, answered by the world's thread. */
+typedef struct ecs_sched__rpc_snapshot ecs_sched__rpc_snapshot;
+
 typedef struct ecs_sched__remote_request {
     struct ecs_sched__remote_request *next;
     char *body;
@@ -123,6 +129,7 @@ struct ecs_sched_remote {
     char *address;
     struct MHD_Daemon *daemon;
     char *schedule;                 /* the app's system is there (NULL: none placed) */
+    ecs_sched__rpc_snapshot *snapshots;   /* ecs_sched.take_snapshot's, by name (world thread) */
     /* guarded by lock: */
     pthread_mutex_t lock;
     pthread_cond_t answered;
@@ -1241,6 +1248,417 @@ static cJSON *ecs_sched__rpc_write_message(ecs_sched__rpc_call *call, const cJSO
     return cJSON_CreateNull();
 }
 
+/* ---- ecs_sched.*: what this library has beyond Bevy's protocol ---- */
+
+/* A named item (schedule, state machine, snapshot...) the world does not know. */
+static cJSON *ecs_sched__rpc_not_found(ecs_sched__rpc_call *call, const char *what, const char *name,
+                                       const char *hint) {
+    return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_NOT_FOUND, "%s: no %s named `%s` (%s)",
+                               call->method, what, name, hint);
+}
+
+/* The schedule named by params' `schedule`, or NULL (the call's error set). */
+static ecs_sched__schedule *ecs_sched__rpc_schedule(ecs_sched__rpc_call *call, const cJSON *params,
+                                                    const char **label) {
+    ecs_sched__schedule *s;
+    if (!ecs_sched__rpc_need_params(call, params) || !ecs_sched__rpc_string(call, params, "schedule", label)) {
+        return NULL;
+    }
+    s = ecs_sched__schedule_find(call->world, *label);
+    if (!s) ecs_sched__rpc_not_found(call, "schedule", *label, "ecs_sched.list_schedules lists them");
+    return s;
+}
+
+/* An array of strings, sorted. */
+static cJSON *ecs_sched__rpc_sorted_strings(ecs_sched__rpc_call *call, const char **names, int32_t count) {
+    cJSON *array = cJSON_CreateArray();
+    int32_t i;
+    if (!array) return ecs_sched__rpc_out_of_memory(call);
+    qsort((void *)names, (size_t)count, sizeof *names, ecs_sched__rpc_compare_names);
+    for (i = 0; i < count; i++) {
+        if (!ecs_sched__rpc_add(array, NULL, cJSON_CreateString(names[i]))) {
+            cJSON_Delete(array);
+            return ecs_sched__rpc_out_of_memory(call);
+        }
+    }
+    return array;
+}
+
+/* ecs_sched.list_schedules: the schedules' labels, sorted. */
+static cJSON *ecs_sched__rpc_list_schedules(ecs_sched__rpc_call *call, const cJSON *params) {
+    ecs_sched_world *w = call->world;
+    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
+    uint32_t count = all ? all->count : 0, i;
+    const char **names = (const char **)ecs_sched__alloc(&w->env, (count ? count : 1) * sizeof *names);
+    cJSON *result;
+    (void)params;
+    if (!names) return ecs_sched__rpc_out_of_memory(call);
+    for (i = 0; i < count; i++) names[i] = all->items[i]->label;
+    result = ecs_sched__rpc_sorted_strings(call, names, (int32_t)count);
+    ecs_sched__free(&w->env, (void *)names);
+    return result;
+}
+
+/* ecs_sched.schedule_plan {schedule}: the built plan in order, [{"name", "sync"}]; a sync
+   point (automatic or apply_deferred) is named "apply_deferred". Builds it when needed. */
+static cJSON *ecs_sched__rpc_schedule_plan(ecs_sched__rpc_call *call, const cJSON *params) {
+    const char *label;
+    ecs_sched__schedule *s = ecs_sched__rpc_schedule(call, params, &label);
+    const ecs_sched__plan *plan;
+    cJSON *result;
+    int32_t i;
+    if (!s) return NULL;
+    if (ecs_sched__ensure_built(call->world, s) != ECS_SCHED_OK) {
+        return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+    }
+    plan = ecs_sched__plan_of(s);
+    result = cJSON_CreateArray();
+    if (!result) return ecs_sched__rpc_out_of_memory(call);
+    for (i = 0; i < plan->node_count; i++) {
+        cJSON *node = cJSON_CreateObject();
+        if (!ecs_sched__rpc_add(result, NULL, node) ||
+            !cJSON_AddStringToObject(node, "name", ecs_sched__plan_node_name(&plan->nodes[i])) ||
+            !cJSON_AddBoolToObject(node, "sync", plan->nodes[i].sync)) {
+            cJSON_Delete(result);
+            return ecs_sched__rpc_out_of_memory(call);
+        }
+    }
+    return result;
+}
+
+typedef struct ecs_sched__rpc_text {
+    char *data;
+    size_t length, capacity;
+    bool failed;
+} ecs_sched__rpc_text;
+
+static void ecs_sched__rpc_text_write(const char *text, void *user_data) {
+    ecs_sched__rpc_text *t = (ecs_sched__rpc_text *)user_data;
+    size_t n = strlen(text);
+    if (t->failed) return;
+    if (t->length + n + 1 > t->capacity) {
+        size_t capacity = (t->length + n + 1) * 2;
+        char *data = (char *)realloc(t->data, capacity);
+        if (!data) {
+            t->failed = true;
+            return;
+        }
+        t->data = data;
+        t->capacity = capacity;
+    }
+    memcpy(t->data + t->length, text, n + 1);
+    t->length += n;
+}
+
+/* ecs_sched.schedule_dot {schedule}: the Graphviz text of the built plan. */
+static cJSON *ecs_sched__rpc_schedule_dot(ecs_sched__rpc_call *call, const cJSON *params) {
+    const char *label;
+    ecs_sched__rpc_text text;
+    cJSON *result;
+    memset(&text, 0, sizeof text);
+    if (!ecs_sched__rpc_schedule(call, params, &label)) return NULL;
+    if (ecs_sched_schedule_write_dot(call->world, label, ecs_sched__rpc_text_write, &text) != ECS_SCHED_OK) {
+        free(text.data);
+        return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+    }
+    result = text.failed ? NULL : cJSON_CreateString(text.data ? text.data : "");
+    free(text.data);
+    return result ? result : ecs_sched__rpc_out_of_memory(call);
+}
+
+#ifdef ECS_SCHED_TRACE
+/* ecs_sched.system_stats {schedule}: {"enabled", "systems": [{"system", "runs", "total_ns",
+   "min_ns", "max_ns"}]} in plan order, sync points left out. The library keeps them only
+   while statistics are on (ecs_sched_stats_enable, or ecs_sched.set_stats). */
+static cJSON *ecs_sched__rpc_system_stats(ecs_sched__rpc_call *call, const cJSON *params) {
+    const char *label;
+    ecs_sched__schedule *s = ecs_sched__rpc_schedule(call, params, &label);
+    const ecs_sched__plan *plan;
+    cJSON *result, *systems;
+    int32_t i;
+    if (!s) return NULL;
+    if (ecs_sched__ensure_built(call->world, s) != ECS_SCHED_OK) {
+        return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+    }
+    plan = ecs_sched__plan_of(s);
+    result = cJSON_CreateObject();
+    if (!result || !cJSON_AddBoolToObject(result, "enabled", call->world->stats_on) ||
+        !(systems = cJSON_AddArrayToObject(result, "systems"))) {
+        cJSON_Delete(result);
+        return ecs_sched__rpc_out_of_memory(call);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        const char *name = ecs_sched__plan_node_name(&plan->nodes[i]);
+        ecs_sched_system_stats stats;
+        cJSON *row;
+        if (plan->nodes[i].sync) continue;
+        if (ecs_sched_system_stats_get(call->world, label, name, &stats) != ECS_SCHED_OK) {
+            cJSON_Delete(result);
+            return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+        }
+        row = cJSON_CreateObject();
+        if (!ecs_sched__rpc_add(systems, NULL, row) || !cJSON_AddStringToObject(row, "system", name) ||
+            !cJSON_AddNumberToObject(row, "runs", (double)stats.runs) ||
+            !cJSON_AddNumberToObject(row, "total_ns", (double)stats.total_ns) ||
+            !cJSON_AddNumberToObject(row, "min_ns", (double)stats.min_ns) ||
+            !cJSON_AddNumberToObject(row, "max_ns", (double)stats.max_ns)) {
+            cJSON_Delete(result);
+            return ecs_sched__rpc_out_of_memory(call);
+        }
+    }
+    return result;
+}
+
+/* ecs_sched.set_stats {enabled}: switches the statistics on (cleared) or off. */
+static cJSON *ecs_sched__rpc_set_stats(ecs_sched__rpc_call *call, const cJSON *params) {
+    bool on;
+    if (!ecs_sched__rpc_need_params(call, params)) return NULL;
+    if (!cJSON_IsBool(ecs_sched__rpc_member(params, "enabled"))) {
+        return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INVALID_PARAMS, "%s: `enabled` must be true or false",
+                                   call->method);
+    }
+    if (!ecs_sched__rpc_bool(call, params, "enabled", &on)) return NULL;
+    ecs_sched_stats_enable(call->world, on);
+    return cJSON_CreateNull();
+}
+
+/* ecs_sched.trace: the recording (ecs_sched_trace_start), running or stopped, as the Chrome
+   trace-event object ecs_sched_trace_write writes. */
+static cJSON *ecs_sched__rpc_trace(ecs_sched__rpc_call *call, const cJSON *params) {
+    FILE *out;
+    long size;
+    char *text;
+    cJSON *result;
+    (void)params;
+    if (!ecs_sched__trace_of(call->world)) {
+        return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_NOT_FOUND, "%s: nothing was recorded: the "
+                                   "program starts a trace with ecs_sched_trace_start", call->method);
+    }
+    out = tmpfile();
+    if (!out) return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INTERNAL_ERROR, "%s: no temporary file", call->method);
+    ecs_sched__trace_write_stream(call->world, out);
+    size = ferror(out) ? -1 : ftell(out);
+    text = size >= 0 ? (char *)malloc((size_t)size + 1) : NULL;
+    rewind(out);
+    if (text && fread(text, 1, (size_t)size, out) != (size_t)size) {
+        free(text);
+        text = NULL;
+    }
+    fclose(out);
+    if (!text) return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INTERNAL_ERROR, "%s: writing the trace failed",
+                                          call->method);
+    result = cJSON_ParseWithLength(text, (size_t)size);
+    free(text);
+    return result ? result : ecs_sched__rpc_out_of_memory(call);
+}
+
+/* The system named by params' `system` in the schedule (a system, not a sync point). */
+static bool ecs_sched__rpc_stepping_schedule(ecs_sched__rpc_call *call, const cJSON *params,
+                                             const char **label) {
+    return ecs_sched__rpc_schedule(call, params, label) != NULL;
+}
+
+/* ecs_sched.get_stepping {schedule}: {"enabled", "cursor": the system the next step runs, or
+   null}. */
+static cJSON *ecs_sched__rpc_get_stepping(ecs_sched__rpc_call *call, const cJSON *params) {
+    const char *label, *cursor;
+    ecs_sched__schedule *s = ecs_sched__rpc_schedule(call, params, &label);
+    cJSON *result;
+    if (!s) return NULL;
+    cursor = ecs_sched_stepping_cursor(call->world, label);
+    result = cJSON_CreateObject();
+    if (!result || !cJSON_AddBoolToObject(result, "enabled", s->stepping) ||
+        !ecs_sched__rpc_add(result, "cursor", cursor ? cJSON_CreateString(cursor) : cJSON_CreateNull())) {
+        cJSON_Delete(result);
+        return ecs_sched__rpc_out_of_memory(call);
+    }
+    return result;
+}
+
+/* ecs_sched.set_stepping {schedule, enabled}: the schedule steps from its next run on, or
+   runs freely again. */
+static cJSON *ecs_sched__rpc_set_stepping(ecs_sched__rpc_call *call, const cJSON *params) {
+    const char *label;
+    const cJSON *enabled;
+    ecs_sched_result r;
+    if (!ecs_sched__rpc_stepping_schedule(call, params, &label)) return NULL;
+    enabled = ecs_sched__rpc_member(params, "enabled");
+    if (!cJSON_IsBool(enabled)) {
+        return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INVALID_PARAMS, "%s: `enabled` must be true or false",
+                                   call->method);
+    }
+    r = cJSON_IsTrue(enabled) ? ecs_sched_stepping_enable(call->world, label)
+                              : ecs_sched_stepping_disable(call->world, label);
+    if (r != ECS_SCHED_OK) return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+    return cJSON_CreateNull();
+}
+
+/* ecs_sched.step {schedule, continue}: the next run runs the system at the cursor (continue:
+   every system up to the next breakpoint). */
+static cJSON *ecs_sched__rpc_step(ecs_sched__rpc_call *call, const cJSON *params) {
+    const char *label;
+    bool to_breakpoint;
+    ecs_sched_result r;
+    if (!ecs_sched__rpc_stepping_schedule(call, params, &label) ||
+        !ecs_sched__rpc_bool(call, params, "continue", &to_breakpoint)) {
+        return NULL;
+    }
+    r = to_breakpoint ? ecs_sched_step_continue(call->world, label) : ecs_sched_step_one(call->world, label);
+    if (r != ECS_SCHED_OK) return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+    return cJSON_CreateNull();
+}
+
+/* ecs_sched.set_step_behaviour {schedule, system, behaviour}: "default", "always_run",
+   "never_run" (the system is skipped while the schedule steps) or "breakpoint". */
+static cJSON *ecs_sched__rpc_set_step_behaviour(ecs_sched__rpc_call *call, const cJSON *params) {
+    static const char *const names[] = {"default", "always_run", "never_run", "breakpoint"};
+    const char *label, *system, *behaviour;
+    int i;
+    if (!ecs_sched__rpc_stepping_schedule(call, params, &label) ||
+        !ecs_sched__rpc_string(call, params, "system", &system) ||
+        !ecs_sched__rpc_string(call, params, "behaviour", &behaviour)) {
+        return NULL;
+    }
+    for (i = 0; i < 4 && strcmp(names[i], behaviour) != 0; i++) {}
+    if (i == 4) {
+        return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INVALID_PARAMS, "%s: `behaviour` must be \"default\", "
+                                   "\"always_run\", \"never_run\" or \"breakpoint\", not \"%s\"",
+                                   call->method, behaviour);
+    }
+    if (ecs_sched_stepping_set(call->world, label, system, (ecs_sched_step_behaviour)i) != ECS_SCHED_OK) {
+        return ecs_sched__rpc_fail_world(call, call->world->env.last_result == ECS_SCHED_ERR_NOT_FOUND
+                                                   ? ECS_SCHED_RPC_NOT_FOUND : ECS_SCHED_RPC_REFUSED);
+    }
+    return cJSON_CreateNull();
+}
+#endif /* ECS_SCHED_TRACE */
+
+/* ecs_sched.list_states: [{"name", "value" (null: none), "values"}], in registration order. */
+static cJSON *ecs_sched__rpc_list_states(ecs_sched__rpc_call *call, const cJSON *params) {
+    const ecs_sched__states *states = ecs_sched__states_of(call->world);
+    cJSON *result = cJSON_CreateArray();
+    uint32_t i;
+    (void)params;
+    if (!result) return ecs_sched__rpc_out_of_memory(call);
+    for (i = 0; states && i < states->count; i++) {
+        const ecs_sched__state_machine *m = &states->items[i];
+        int32_t value = ecs_sched_state_get(call->world, m->id), k;
+        cJSON *row = cJSON_CreateObject(), *values;
+        if (!ecs_sched__rpc_add(result, NULL, row) || !cJSON_AddStringToObject(row, "name", m->name) ||
+            !ecs_sched__rpc_add(row, "value", value == ECS_SCHED_STATE_NONE ? cJSON_CreateNull()
+                                                   : cJSON_CreateString(m->value_names[value])) ||
+            !(values = cJSON_AddArrayToObject(row, "values"))) {
+            cJSON_Delete(result);
+            return ecs_sched__rpc_out_of_memory(call);
+        }
+        for (k = 0; k < m->value_count; k++) {
+            if (!ecs_sched__rpc_add(values, NULL, cJSON_CreateString(m->value_names[k]))) {
+                cJSON_Delete(result);
+                return ecs_sched__rpc_out_of_memory(call);
+            }
+        }
+    }
+    return result;
+}
+
+/* ecs_sched.set_state {state, value}: the value (by name) queued for the next transition. */
+static cJSON *ecs_sched__rpc_set_state(ecs_sched__rpc_call *call, const cJSON *params) {
+    const char *name, *value_name;
+    const ecs_sched__state_machine *m;
+    int32_t value;
+    if (!ecs_sched__rpc_need_params(call, params) || !ecs_sched__rpc_string(call, params, "state", &name) ||
+        !ecs_sched__rpc_string(call, params, "value", &value_name)) {
+        return NULL;
+    }
+    m = ecs_sched__state_find_name(call->world, name);
+    if (!m) return ecs_sched__rpc_not_found(call, "state machine", name, "ecs_sched.list_states lists them");
+    for (value = 0; value < m->value_count && strcmp(m->value_names[value], value_name) != 0; value++) {}
+    if (value == m->value_count) {
+        return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INVALID_PARAMS, "%s: state machine `%s` has no value "
+                                   "`%s` (ecs_sched.list_states lists its values)", call->method, name,
+                                   value_name);
+    }
+    if (ecs_sched_state_set(call->world, m->id, value) != ECS_SCHED_OK) {
+        return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+    }
+    return cJSON_CreateNull();
+}
+
+/* ---- snapshots kept by the remote, by name ---- */
+
+struct ecs_sched__rpc_snapshot {
+    struct ecs_sched__rpc_snapshot *next;
+    char *name;
+    ecs_sched_snapshot *snapshot;
+};
+
+static ecs_sched__rpc_snapshot *ecs_sched__rpc_snapshot_named(ecs_sched_remote *remote, const char *name) {
+    ecs_sched__rpc_snapshot *s;
+    for (s = remote->snapshots; s && strcmp(s->name, name) != 0; s = s->next) {}
+    return s;
+}
+
+static void ecs_sched__rpc_snapshots_free(ecs_sched_remote *remote) {
+    while (remote->snapshots) {
+        ecs_sched__rpc_snapshot *s = remote->snapshots;
+        remote->snapshots = s->next;
+        ecs_sched_snapshot_free(s->snapshot);
+        ecs_sched__free(&remote->world->env, s->name);
+        ecs_sched__free(&remote->world->env, s);
+    }
+}
+
+/* ecs_sched.take_snapshot {name}: {"name", "bytes"}; a snapshot of that name is replaced. */
+static cJSON *ecs_sched__rpc_take_snapshot(ecs_sched__rpc_call *call, const cJSON *params) {
+    ecs_sched_remote *remote = call->remote;
+    ecs_sched_world *w = call->world;
+    const char *name;
+    ecs_sched__rpc_snapshot *kept;
+    ecs_sched_snapshot *taken;
+    cJSON *result;
+    if (!ecs_sched__rpc_need_params(call, params) || !ecs_sched__rpc_string(call, params, "name", &name)) {
+        return NULL;
+    }
+    taken = ecs_sched_snapshot_take(w);
+    if (!taken) return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+    kept = ecs_sched__rpc_snapshot_named(remote, name);
+    if (!kept) {
+        kept = (ecs_sched__rpc_snapshot *)ecs_sched__calloc(&w->env, sizeof *kept);
+        if (kept) kept->name = ecs_sched__strdup(&w->env, name);
+        if (!kept || !kept->name) {
+            ecs_sched__free(&w->env, kept);
+            ecs_sched_snapshot_free(taken);
+            return ecs_sched__rpc_out_of_memory(call);
+        }
+        kept->next = remote->snapshots;
+        remote->snapshots = kept;
+    }
+    ecs_sched_snapshot_free(kept->snapshot);
+    kept->snapshot = taken;
+    result = cJSON_CreateObject();
+    if (!result || !cJSON_AddStringToObject(result, "name", name) ||
+        !cJSON_AddNumberToObject(result, "bytes", (double)ecs_sched_snapshot_bytes(taken))) {
+        cJSON_Delete(result);
+        return ecs_sched__rpc_out_of_memory(call);
+    }
+    return result;
+}
+
+/* ecs_sched.restore_snapshot {name}: the world brought back to it (it stays kept). */
+static cJSON *ecs_sched__rpc_restore_snapshot(ecs_sched__rpc_call *call, const cJSON *params) {
+    const char *name;
+    ecs_sched__rpc_snapshot *kept;
+    if (!ecs_sched__rpc_need_params(call, params) || !ecs_sched__rpc_string(call, params, "name", &name)) {
+        return NULL;
+    }
+    kept = ecs_sched__rpc_snapshot_named(call->remote, name);
+    if (!kept) return ecs_sched__rpc_not_found(call, "snapshot", name, "ecs_sched.take_snapshot takes one");
+    if (ecs_sched_snapshot_restore(call->world, kept->snapshot) != ECS_SCHED_OK) {
+        return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+    }
+    return cJSON_CreateNull();
+}
+
 static cJSON *ecs_sched__rpc_discover(ecs_sched__rpc_call *call, const cJSON *params);
 
 typedef struct ecs_sched__rpc_method {
@@ -1267,6 +1685,22 @@ static const ecs_sched__rpc_method ecs_sched__rpc_methods[] = {
     {"world.list_resources", ecs_sched__rpc_list_resources, false},
     {"world.trigger_event", ecs_sched__rpc_trigger_event, true},
     {"world.write_message", ecs_sched__rpc_write_message, true},
+    {"ecs_sched.list_schedules", ecs_sched__rpc_list_schedules, false},
+    {"ecs_sched.schedule_plan", ecs_sched__rpc_schedule_plan, false},
+    {"ecs_sched.schedule_dot", ecs_sched__rpc_schedule_dot, false},
+#ifdef ECS_SCHED_TRACE
+    {"ecs_sched.system_stats", ecs_sched__rpc_system_stats, false},
+    {"ecs_sched.set_stats", ecs_sched__rpc_set_stats, true},
+    {"ecs_sched.trace", ecs_sched__rpc_trace, false},
+    {"ecs_sched.get_stepping", ecs_sched__rpc_get_stepping, false},
+    {"ecs_sched.set_stepping", ecs_sched__rpc_set_stepping, true},
+    {"ecs_sched.step", ecs_sched__rpc_step, true},
+    {"ecs_sched.set_step_behaviour", ecs_sched__rpc_set_step_behaviour, true},
+#endif
+    {"ecs_sched.list_states", ecs_sched__rpc_list_states, false},
+    {"ecs_sched.set_state", ecs_sched__rpc_set_state, true},
+    {"ecs_sched.take_snapshot", ecs_sched__rpc_take_snapshot, true},
+    {"ecs_sched.restore_snapshot", ecs_sched__rpc_restore_snapshot, true},
 };
 
 #define ECS_SCHED__RPC_METHOD_COUNT \
@@ -1687,6 +2121,7 @@ static ecs_sched_result ecs_sched__remote_listen(ecs_sched_remote *remote, int32
 
 static void ecs_sched__remote_free(ecs_sched_remote *remote) {
     ecs_sched__env *env = &remote->world->env;
+    ecs_sched__rpc_snapshots_free(remote);
     pthread_mutex_destroy(&remote->lock);
     pthread_cond_destroy(&remote->answered);
     ecs_sched__free(env, remote->token);

@@ -407,7 +407,8 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched_world *w,
     fputs("}}", out);
 }
 
-static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path) {
+/* Writes the recording to `out`, left open: ferror tells whether it went through. */
+static void ecs_sched__trace_write_stream(ecs_sched_world *w, FILE *out) {
     ecs_sched__trace *t = ecs_sched__trace_of(w);
     int64_t asked = ecs_sched__trace_asked(t), recorded = asked < t->capacity ? asked : t->capacity;
     int64_t ticks = (t->running ? ecs_sched__trace_ticks() : t->stop_ticks) - t->start_ticks;
@@ -415,12 +416,6 @@ static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const ch
     double ns_per_tick = ticks > 0 && ns > 0 ? (double)ns / (double)ticks : 1.0;
     int32_t threads = 1, i;
     int64_t k;
-    int failed;
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "trace_write: cannot open '%s' for writing", path);
-    }
     for (k = 0; k < recorded; k++) {
         if (t->events[k].thread + 1 > threads) threads = t->events[k].thread + 1;
     }
@@ -441,6 +436,16 @@ static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const ch
         ecs_sched__trace_write_event(out, w, t, &t->events[k], ns_per_tick);
     }
     fputs("\n]}\n", out);
+}
+
+static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path) {
+    int failed;
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: cannot open '%s' for writing", path);
+    }
+    ecs_sched__trace_write_stream(w, out);
     failed = ferror(out);
     if (fclose(out) != 0 || failed) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,

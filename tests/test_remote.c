@@ -184,7 +184,11 @@ static void test_discover_lists_every_method_in_an_openrpc_document(void **state
         "world.reparent_entities", "world.list_components", "world.mutate_components",
         "world.get_resources", "world.insert_resources", "world.remove_resources",
         "world.mutate_resources", "world.list_resources", "world.trigger_event",
-        "world.write_message"};
+        "world.write_message", "ecs_sched.list_schedules", "ecs_sched.schedule_plan",
+        "ecs_sched.schedule_dot", "ecs_sched.system_stats", "ecs_sched.set_stats",
+        "ecs_sched.trace", "ecs_sched.get_stepping", "ecs_sched.set_stepping", "ecs_sched.step",
+        "ecs_sched.set_step_behaviour", "ecs_sched.list_states", "ecs_sched.set_state",
+        "ecs_sched.take_snapshot", "ecs_sched.restore_snapshot"};
     remote_world *r = (remote_world *)*state;
     cJSON *response = call(r, "rpc.discover", "");
     const cJSON *doc = result_of(response), *list = cJSON_GetObjectItemCaseSensitive(doc, "methods");
@@ -216,10 +220,12 @@ static void test_discover_read_only_lists_only_the_methods_that_read(void **stat
     cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result_of(response), "methods")) {
         const char *name = cJSON_GetObjectItemCaseSensitive(m, "name")->valuestring;
         assert_true(strstr(name, "get_") || strstr(name, "list_") || strcmp(name, "world.query") == 0 ||
-                    strcmp(name, "rpc.discover") == 0);
+                    strcmp(name, "rpc.discover") == 0 || strcmp(name, "ecs_sched.schedule_plan") == 0 ||
+                    strcmp(name, "ecs_sched.schedule_dot") == 0 ||
+                    strcmp(name, "ecs_sched.system_stats") == 0 || strcmp(name, "ecs_sched.trace") == 0);
         n++;
     }
-    assert_int_equal(n, 6);
+    assert_int_equal(n, 13);
     cJSON_Delete(response);
 }
 
@@ -1025,6 +1031,279 @@ static void test_app_answers_requests_in_remote_last_after_last(void **state) {
     ecs_sched_app_destroy(app);
 }
 
+/* ---- ecs_sched.*: schedules, statistics, trace, states, stepping, snapshots ---- */
+
+static char g_ran[64];
+
+static void note_run(ecs_sched_system_ctx *ctx) {
+    const char *name = (const char *)ecs_sched_ctx_user_data(ctx);
+    strncat(g_ran, name, sizeof g_ran - strlen(g_ran) - 1);
+}
+
+/* Schedule "Update": a, then the sync point "flush", then b. */
+static void add_update_systems(remote_world *r) {
+    ecs_sched_system_desc a, flush, b;
+    memset(&a, 0, sizeof a);
+    memset(&flush, 0, sizeof flush);
+    memset(&b, 0, sizeof b);
+    a.name = "a";
+    a.fn = note_run;
+    a.user_data = (void *)"a";
+    flush.name = "flush";
+    flush.fn = ecs_sched_apply_deferred;
+    flush.after[0] = "a";
+    b.name = "b";
+    b.fn = note_run;
+    b.user_data = (void *)"b";
+    b.after[0] = "flush";
+    assert_int_equal(ecs_sched_add_system(r->world, "Update", &a), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(r->world, "Update", &flush), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(r->world, "Update", &b), ECS_SCHED_OK);
+    g_ran[0] = '\0';
+}
+
+static ecs_sched_id register_game_state(remote_world *r) {
+    ecs_sched_state_desc desc;
+    ecs_sched_id id;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "Game";
+    desc.values[0] = "Menu";
+    desc.values[1] = "Playing";
+    id = ecs_sched_state_register(r->world, &desc);
+    assert_true(id != 0);
+    assert_int_equal(ecs_sched_state_apply(r->world, id), ECS_SCHED_OK);
+    return id;
+}
+
+static void test_list_schedules_names_every_schedule_sorted(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *list;
+    add_update_systems(r);
+    assert_int_equal(ecs_sched_add_system(r->world, "Draw", &(ecs_sched_system_desc){.name = "d", .fn = note_run,
+                                                                                     .user_data = (void *)"d"}),
+                     ECS_SCHED_OK);
+    response = call(r, "ecs_sched.list_schedules", "");
+    list = result_of(response);
+    assert_int_equal(cJSON_GetArraySize(list), 2);
+    assert_string_equal(cJSON_GetArrayItem(list, 0)->valuestring, "Draw");
+    assert_string_equal(cJSON_GetArrayItem(list, 1)->valuestring, "Update");
+    cJSON_Delete(response);
+}
+
+static void test_schedule_plan_gives_systems_in_order_with_sync_points(void **state) {
+    static const char *const names[] = {"a", "flush", "b"};
+    static const bool sync[] = {false, true, false};
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *plan;
+    int i;
+    add_update_systems(r);
+    response = call(r, "ecs_sched.schedule_plan", "{\"schedule\": \"Update\"}");
+    plan = result_of(response);
+    assert_int_equal(cJSON_GetArraySize(plan), 3);
+    for (i = 0; i < 3; i++) {
+        const cJSON *node = cJSON_GetArrayItem(plan, i);
+        assert_string_equal(cJSON_GetObjectItemCaseSensitive(node, "name")->valuestring, names[i]);
+        assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(node, "sync")), sync[i]);
+    }
+    cJSON_Delete(response);
+}
+
+static void test_schedule_plan_of_an_unknown_schedule_is_not_found(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "ecs_sched.schedule_plan", "{\"schedule\": \"Nowhere\"}");
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_NOT_FOUND);
+    assert_non_null(strstr(error_message(response), "Nowhere"));
+    cJSON_Delete(response);
+}
+
+static void test_schedule_dot_gives_the_graphviz_text(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *dot;
+    add_update_systems(r);
+    response = call(r, "ecs_sched.schedule_dot", "{\"schedule\": \"Update\"}");
+    dot = result_of(response);
+    assert_true(cJSON_IsString(dot));
+    assert_non_null(strstr(dot->valuestring, "digraph"));
+    assert_non_null(strstr(dot->valuestring, "\"flush\""));
+    cJSON_Delete(response);
+}
+
+static void test_system_stats_count_runs_once_enabled(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *stats, *systems;
+    add_update_systems(r);
+    cJSON_Delete(call(r, "ecs_sched.set_stats", "{\"enabled\": true}"));
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    response = call(r, "ecs_sched.system_stats", "{\"schedule\": \"Update\"}");
+    stats = result_of(response);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(stats, "enabled")));
+    systems = cJSON_GetObjectItemCaseSensitive(stats, "systems");
+    assert_int_equal(cJSON_GetArraySize(systems), 2);   /* the sync point left out */
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(systems, 1), "system")->valuestring, "b");
+    assert_true(number_at(cJSON_GetArrayItem(systems, 1), "runs") == 2);
+    assert_true(number_at(cJSON_GetArrayItem(systems, 1), "max_ns") >=
+                number_at(cJSON_GetArrayItem(systems, 1), "min_ns"));
+    cJSON_Delete(response);
+}
+
+static void test_system_stats_are_zero_while_statistics_are_off(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *stats;
+    add_update_systems(r);
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    response = call(r, "ecs_sched.system_stats", "{\"schedule\": \"Update\"}");
+    stats = result_of(response);
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(stats, "enabled")));
+    assert_true(number_at(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(stats, "systems"), 0), "runs") == 0);
+    cJSON_Delete(response);
+}
+
+static void test_trace_gives_the_recording_as_trace_events(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *events, *e;
+    bool saw_b = false;
+    add_update_systems(r);
+    assert_int_equal(ecs_sched_trace_start(r->world, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_stop(r->world), ECS_SCHED_OK);
+    response = call(r, "ecs_sched.trace", "");
+    events = cJSON_GetObjectItemCaseSensitive(result_of(response), "traceEvents");
+    assert_true(cJSON_IsArray(events));
+    cJSON_ArrayForEach(e, events) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+        saw_b = saw_b || (cJSON_IsString(name) && strcmp(name->valuestring, "b") == 0);
+    }
+    assert_true(saw_b);
+    cJSON_Delete(response);
+}
+
+static void test_trace_without_a_recording_is_not_found(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "ecs_sched.trace", "");
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_NOT_FOUND);
+    cJSON_Delete(response);
+}
+
+static void test_list_states_gives_each_machine_its_value_and_values(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *machine;
+    register_game_state(r);
+    response = call(r, "ecs_sched.list_states", "");
+    assert_int_equal(cJSON_GetArraySize(result_of(response)), 1);
+    machine = cJSON_GetArrayItem(result_of(response), 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(machine, "name")->valuestring, "Game");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(machine, "value")->valuestring, "Menu");
+    assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(machine, "values"), 1)->valuestring,
+                        "Playing");
+    cJSON_Delete(response);
+}
+
+static void test_set_state_queues_the_value_for_the_next_transition(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_id game = register_game_state(r);
+    cJSON *response = call(r, "ecs_sched.set_state", "{\"state\": \"Game\", \"value\": \"Playing\"}");
+    assert_true(cJSON_IsNull(result_of(response)));
+    cJSON_Delete(response);
+    assert_int_equal(ecs_sched_state_get(r->world, game), 0);   /* queued, not yet applied */
+    assert_int_equal(ecs_sched_state_apply(r->world, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_get(r->world, game), 1);
+}
+
+static void test_set_state_to_an_unknown_value_is_invalid_params(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_id game = register_game_state(r);
+    expect_refused(r, ECS_SCHED_RPC_INVALID_PARAMS, "ecs_sched.set_state", "{\"state\": \"Game\", \"value\": \"Won\"}");
+    assert_int_equal(ecs_sched_state_apply(r->world, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_get(r->world, game), 0);
+}
+
+static void test_stepping_runs_one_system_per_step(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    add_update_systems(r);
+    cJSON_Delete(call(r, "ecs_sched.set_stepping", "{\"schedule\": \"Update\", \"enabled\": true}"));
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "");   /* held */
+    cJSON_Delete(call(r, "ecs_sched.step", "{\"schedule\": \"Update\"}"));
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a");
+    response = call(r, "ecs_sched.get_stepping", "{\"schedule\": \"Update\"}");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result_of(response), "enabled")));
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(result_of(response), "cursor")->valuestring, "b");
+    cJSON_Delete(response);
+}
+
+static void test_step_behaviour_never_run_skips_the_system(void **state) {
+    remote_world *r = (remote_world *)*state;
+    add_update_systems(r);
+    cJSON_Delete(call(r, "ecs_sched.set_stepping", "{\"schedule\": \"Update\", \"enabled\": true}"));
+    cJSON_Delete(call(r, "ecs_sched.set_step_behaviour",
+                      "{\"schedule\": \"Update\", \"system\": \"a\", \"behaviour\": \"never_run\"}"));
+    cJSON_Delete(call(r, "ecs_sched.step", "{\"schedule\": \"Update\", \"continue\": true}"));
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "b");
+}
+
+static void test_step_behaviour_of_an_unknown_system_is_not_found(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    add_update_systems(r);
+    response = call(r, "ecs_sched.set_step_behaviour",
+                    "{\"schedule\": \"Update\", \"system\": \"zz\", \"behaviour\": \"breakpoint\"}");
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_NOT_FOUND);
+    cJSON_Delete(response);
+}
+
+static void test_restore_snapshot_brings_the_world_back(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char *before, *after;
+    cJSON *response = call(r, "ecs_sched.take_snapshot", "{\"name\": \"start\"}");
+    assert_true(number_at(result_of(response), "bytes") > 0);
+    cJSON_Delete(response);
+    before = ecs_sched_json_save(r->world, 0, NULL, true);
+    assert_int_equal(ecs_sched_despawn(r->world, r->a), ECS_SCHED_OK);
+    response = call(r, "ecs_sched.restore_snapshot", "{\"name\": \"start\"}");
+    assert_true(cJSON_IsNull(result_of(response)));
+    cJSON_Delete(response);
+    after = ecs_sched_json_save(r->world, 0, NULL, true);
+    assert_string_equal(before, after);
+    assert_true(ecs_sched_is_alive(r->world, r->a));
+    ecs_sched_json_free(before);
+    ecs_sched_json_free(after);
+}
+
+static void test_restore_of_an_unknown_snapshot_is_not_found(void **state) {
+    remote_world *r = (remote_world *)*state;
+    expect_refused(r, ECS_SCHED_RPC_NOT_FOUND, "ecs_sched.restore_snapshot", "{\"name\": \"never\"}");
+}
+
+static void test_read_only_refuses_the_library_methods_that_change_things(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    cJSON *response;
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    desc.read_only = true;
+    add_update_systems(r);
+    register_game_state(r);
+    ecs_sched_remote_destroy(r->remote);
+    r->remote = ecs_sched_remote_create(r->world, &desc);
+    expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "ecs_sched.set_state", "{\"state\": \"Game\", \"value\": \"Playing\"}");
+    expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "ecs_sched.take_snapshot", "{\"name\": \"s\"}");
+    expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "ecs_sched.set_stepping", "{\"schedule\": \"Update\", \"enabled\": true}");
+    response = call(r, "ecs_sched.list_states", "");   /* reading works */
+    assert_non_null(result_of(response));
+    cJSON_Delete(response);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void) {
@@ -1082,6 +1361,23 @@ int main(void) {
         T(test_http_oversized_body_is_refused_with_413),
         T(test_http_destroy_answers_waiting_requests_with_503),
         T(test_app_answers_requests_in_remote_last_after_last),
+        T(test_list_schedules_names_every_schedule_sorted),
+        T(test_schedule_plan_gives_systems_in_order_with_sync_points),
+        T(test_schedule_plan_of_an_unknown_schedule_is_not_found),
+        T(test_schedule_dot_gives_the_graphviz_text),
+        T(test_system_stats_count_runs_once_enabled),
+        T(test_system_stats_are_zero_while_statistics_are_off),
+        T(test_trace_gives_the_recording_as_trace_events),
+        T(test_trace_without_a_recording_is_not_found),
+        T(test_list_states_gives_each_machine_its_value_and_values),
+        T(test_set_state_queues_the_value_for_the_next_transition),
+        T(test_set_state_to_an_unknown_value_is_invalid_params),
+        T(test_stepping_runs_one_system_per_step),
+        T(test_step_behaviour_never_run_skips_the_system),
+        T(test_step_behaviour_of_an_unknown_system_is_not_found),
+        T(test_restore_snapshot_brings_the_world_back),
+        T(test_restore_of_an_unknown_snapshot_is_not_found),
+        T(test_read_only_refuses_the_library_methods_that_change_things),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
