@@ -1925,6 +1925,16 @@
      results and entity members alike, is its handle as a number (Bevy's Entity::to_bits), and
      a tag's value is {}. ChildOf reads as the parent's handle.
 
+     Beyond Bevy's methods, under the prefix "ecs_sched.", what this library has: the
+     schedules (list_schedules, schedule_plan: the plan in order with its sync points,
+     schedule_dot), states (list_states, set_state: a value queued by name), snapshots kept by
+     the remote under a name (take_snapshot, restore_snapshot; freed with the remote) and, with
+     ECS_SCHED_TRACE, per-system statistics (system_stats, set_stats: kept only while on), the
+     trace recorded (trace) and stepping (get_stepping, set_stepping, step,
+     set_step_behaviour). Their errors: -23601 (nothing of that name), -23602 (the world
+     refused; the message says why). Read-only leaves out all that changes the world or the
+     run, and take_snapshot (it keeps memory in the remote).
+
      The server's threads never touch the world: they queue each request and wait. The world's
      thread answers them at a safe point: ecs_sched_remote_poll(remote) between frames, or,
      with ecs_sched_app_add_remote(app, &desc), an exclusive system in schedule RemoteLast,
