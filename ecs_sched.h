@@ -1920,7 +1920,10 @@
      world.list_components, world.mutate_components, world.get_resources,
      world.insert_resources, world.remove_resources, world.mutate_resources,
      world.list_resources, world.trigger_event (an event: ecs_sched_emit), world.write_message.
-     docs/remote.md has one example of each. Components are named as registered; values are
+     world.get_components+watch and world.query+watch (over HTTP the response stays open and
+     sends a response line per frame in which what they read changed, compared by value; the
+     polls read the world, the server's threads only send). docs/remote.md has one example of
+     each. Components are named as registered; values are
      the JSON files' values (see JSON FILES) but for two things: an entity, in parameters,
      results and entity members alike, is its handle as a number (Bevy's Entity::to_bits), and
      a tag's value is {}. ChildOf reads as the parent's handle.
@@ -40092,6 +40095,7 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 
 /* One HTTP request: made by the server's thread, queued, answered by the world's thread. */
 typedef struct ecs_sched__rpc_snapshot ecs_sched__rpc_snapshot;
+typedef struct ecs_sched__rpc_watch ecs_sched__rpc_watch;
 
 typedef struct ecs_sched__remote_request {
     struct ecs_sched__remote_request *next;
@@ -40101,6 +40105,7 @@ typedef struct ecs_sched__remote_request {
     bool too_large;
     bool answered;                  /* response is set (NULL: out of memory) */
     char *response;
+    ecs_sched__rpc_watch *watch;    /* answered by a stream of this watch's frames */
 } ecs_sched__remote_request;
 
 struct ecs_sched_remote {
@@ -40114,6 +40119,7 @@ struct ecs_sched_remote {
     struct MHD_Daemon *daemon;
     char *schedule;                 /* the app's system is there (NULL: none placed) */
     ecs_sched__rpc_snapshot *snapshots;   /* ecs_sched.take_snapshot's, by name (world thread) */
+    ecs_sched__rpc_watch *watches;  /* +watch requests streaming over HTTP (world thread) */
     /* guarded by lock: */
     pthread_mutex_t lock;
     pthread_cond_t answered;
@@ -41643,6 +41649,71 @@ static cJSON *ecs_sched__rpc_restore_snapshot(ecs_sched__rpc_call *call, const c
     return cJSON_CreateNull();
 }
 
+/* ---- +watch: a request answered again at each poll while what it reads changes ---- */
+
+/* world.get_components+watch: as world.get_components, but "components" holds only the values
+   that changed since the last frame (every one in the first), "removed" the names the entity
+   no longer has; *last (the values sent so far) is replaced. *changed: anything to send. */
+static cJSON *ecs_sched__rpc_components_changes(ecs_sched__rpc_call *call, const cJSON *params,
+                                                cJSON **last, bool *changed) {
+    bool strict = cJSON_IsTrue(ecs_sched__rpc_member(params, "strict"));
+    cJSON *now = ecs_sched__rpc_get_components(call, params), *values, *result, *components, *removed;
+    const cJSON *value, *before;
+    if (!now) return NULL;
+    values = strict ? now : cJSON_GetObjectItemCaseSensitive(now, "components");
+    result = cJSON_CreateObject();
+    if (!result || !(components = cJSON_AddObjectToObject(result, "components")) ||
+        !(removed = cJSON_AddArrayToObject(result, "removed")) ||
+        (!strict && !ecs_sched__rpc_add(result, "errors", cJSON_DetachItemFromObjectCaseSensitive(now, "errors")))) {
+        goto out_of_memory;
+    }
+    cJSON_ArrayForEach(value, values) {
+        before = *last ? cJSON_GetObjectItemCaseSensitive(*last, value->string) : NULL;
+        if (before && cJSON_Compare(before, value, true)) continue;
+        if (!ecs_sched__rpc_add(components, value->string, cJSON_Duplicate(value, true))) goto out_of_memory;
+    }
+    if (*last) {
+        cJSON_ArrayForEach(before, *last) {
+            if (!cJSON_GetObjectItemCaseSensitive(values, before->string) &&
+                !ecs_sched__rpc_add(removed, NULL, cJSON_CreateString(before->string))) {
+                goto out_of_memory;
+            }
+        }
+    }
+    *changed = components->child || removed->child;
+    cJSON_Delete(*last);
+    *last = strict ? now : cJSON_DetachItemFromObjectCaseSensitive(now, "components");
+    if (!strict) cJSON_Delete(now);
+    return result;
+out_of_memory:
+    cJSON_Delete(now);
+    cJSON_Delete(result);
+    return ecs_sched__rpc_out_of_memory(call);
+}
+
+static cJSON *ecs_sched__rpc_get_components_watch(ecs_sched__rpc_call *call, const cJSON *params) {
+    cJSON *last = NULL, *result;
+    bool changed;
+    result = ecs_sched__rpc_components_changes(call, params, &last, &changed);
+    cJSON_Delete(last);
+    return result;
+}
+
+/* world.query+watch: the rows of world.query, sent again when any of them changed. */
+static cJSON *ecs_sched__rpc_query_changes(ecs_sched__rpc_call *call, const cJSON *params, cJSON **last,
+                                           bool *changed) {
+    cJSON *now = ecs_sched__rpc_query(call, params);
+    if (!now) return NULL;
+    *changed = !*last || !cJSON_Compare(*last, now, true);
+    cJSON_Delete(*last);
+    *last = cJSON_Duplicate(now, true);
+    if (!*last) {
+        cJSON_Delete(now);
+        return ecs_sched__rpc_out_of_memory(call);
+    }
+    return now;
+}
+
 static cJSON *ecs_sched__rpc_discover(ecs_sched__rpc_call *call, const cJSON *params);
 
 typedef struct ecs_sched__rpc_method {
@@ -41655,6 +41726,8 @@ static const ecs_sched__rpc_method ecs_sched__rpc_methods[] = {
     {"rpc.discover", ecs_sched__rpc_discover, false},
     {"world.get_components", ecs_sched__rpc_get_components, false},
     {"world.query", ecs_sched__rpc_query, false},
+    {"world.get_components+watch", ecs_sched__rpc_get_components_watch, false},
+    {"world.query+watch", ecs_sched__rpc_query, false},
     {"world.spawn_entity", ecs_sched__rpc_spawn_entity, true},
     {"world.insert_components", ecs_sched__rpc_insert_components, true},
     {"world.remove_components", ecs_sched__rpc_remove_components, true},
@@ -41870,6 +41943,143 @@ static char *ecs_sched__rpc_answer(ecs_sched_remote *remote, const char *text, s
     return out;
 }
 
+/* A watch: the request, what it sent last, and the frames waiting for the HTTP thread. */
+struct ecs_sched__rpc_watch {
+    struct ecs_sched__rpc_watch *next;   /* remote->watches (world thread) */
+    ecs_sched_remote *remote;
+    cJSON *id, *params;                  /* the request's (world thread) */
+    char *method;
+    bool components;                     /* get_components+watch, else query+watch */
+    cJSON *last;                         /* the values or rows sent last (world thread) */
+    /* guarded by remote->lock: */
+    char *out;                           /* frames not yet sent, each a response and "\n" */
+    size_t out_length, out_sent, out_capacity;
+    bool gone;                           /* the HTTP response is over: free it at a poll */
+};
+
+static bool ecs_sched__rpc_is_watch(const char *method) {
+    return strcmp(method, "world.get_components+watch") == 0 || strcmp(method, "world.query+watch") == 0;
+}
+
+static void ecs_sched__rpc_watch_free(ecs_sched__rpc_watch *watch) {
+    cJSON_Delete(watch->id);
+    cJSON_Delete(watch->params);
+    cJSON_Delete(watch->last);
+    free(watch->method);
+    free(watch->out);
+    free(watch);
+}
+
+/* One frame of the watch: the response queued when something changed (or went wrong, with
+   another error than the last frame's). False: out of memory. */
+static bool ecs_sched__rpc_watch_frame(ecs_sched__rpc_watch *watch) {
+    ecs_sched_remote *remote = watch->remote;
+    ecs_sched__rpc_call call;
+    cJSON *result, *response;
+    bool changed = false;
+    char *text;
+    size_t n;
+    memset(&call, 0, sizeof call);
+    call.remote = remote;
+    call.world = remote->world;
+    call.method = watch->method;
+    ecs_sched__hush_depth++;
+    result = watch->components ? ecs_sched__rpc_components_changes(&call, watch->params, &watch->last, &changed)
+                               : ecs_sched__rpc_query_changes(&call, watch->params, &watch->last, &changed);
+    ecs_sched__hush_depth--;
+    if (result && !changed) {
+        cJSON_Delete(result);
+        return true;
+    }
+    if (!result) {   /* an error is sent once, until the watch reads something again */
+        if (!watch->last) return true;
+        cJSON_Delete(watch->last);
+        watch->last = NULL;
+    }
+    response = ecs_sched__rpc_response(watch->id, result, call.code ? call.code : ECS_SCHED_RPC_INTERNAL_ERROR,
+                                       call.message);
+    text = response ? cJSON_PrintUnformatted(response) : NULL;
+    cJSON_Delete(response);
+    if (!text) return false;
+    n = strlen(text);
+    pthread_mutex_lock(&remote->lock);
+    if (watch->out_length + n + 2 > watch->out_capacity) {
+        size_t capacity = (watch->out_length + n + 2) * 2;
+        char *out = (char *)realloc(watch->out, capacity);
+        if (out) {
+            watch->out = out;
+            watch->out_capacity = capacity;
+        }
+    }
+    if (watch->out_length + n + 2 <= watch->out_capacity) {
+        memcpy(watch->out + watch->out_length, text, n);
+        memcpy(watch->out + watch->out_length + n, "\n", 2);
+        watch->out_length += n + 1;
+        pthread_cond_broadcast(&remote->answered);
+    }
+    pthread_mutex_unlock(&remote->lock);
+    cJSON_free(text);
+    return true;
+}
+
+/* A request over HTTP for a +watch method that reads: it becomes a watch, its first frame
+   queued, and the request answered by the stream (true). False: answered as any request
+   (not a watch, or refused). */
+static bool ecs_sched__rpc_watch_start(ecs_sched_remote *remote, ecs_sched__remote_request *r) {
+    cJSON *request = r->length <= remote->max_bytes ? cJSON_ParseWithLength(r->body ? r->body : "", r->length) : NULL;
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(request, "method");
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(request, "params");
+    ecs_sched__rpc_watch *watch;
+    if (!cJSON_IsObject(request) || ecs_sched__rpc_request_problem(request) ||
+        !ecs_sched__rpc_is_watch(method->valuestring) || !cJSON_IsObject(params) ||
+        !(watch = (ecs_sched__rpc_watch *)calloc(1, sizeof *watch))) {
+        cJSON_Delete(request);
+        return false;
+    }
+    watch->remote = remote;
+    watch->components = strcmp(method->valuestring, "world.get_components+watch") == 0;
+    watch->method = (char *)malloc(strlen(method->valuestring) + 1);
+    if (watch->method) strcpy(watch->method, method->valuestring);
+    watch->params = cJSON_DetachItemFromObjectCaseSensitive(request, "params");
+    watch->id = cJSON_DetachItemFromObjectCaseSensitive(request, "id");
+    cJSON_Delete(request);
+    if (!watch->method || !ecs_sched__rpc_watch_frame(watch) || !watch->last) {
+        ecs_sched__rpc_watch_free(watch);   /* refused: answered again, as an error */
+        return false;
+    }
+    watch->next = remote->watches;
+    remote->watches = watch;
+    r->watch = watch;
+    return true;
+}
+
+/* A frame for every watch (a poll is a frame); the watches whose client left are freed. */
+static void ecs_sched__rpc_watch_frames(ecs_sched_remote *remote) {
+    ecs_sched__rpc_watch **at = &remote->watches;
+    while (*at) {
+        ecs_sched__rpc_watch *watch = *at;
+        bool gone;
+        pthread_mutex_lock(&remote->lock);
+        gone = watch->gone;
+        pthread_mutex_unlock(&remote->lock);
+        if (gone) {
+            *at = watch->next;
+            ecs_sched__rpc_watch_free(watch);
+            continue;
+        }
+        ecs_sched__rpc_watch_frame(watch);
+        at = &watch->next;
+    }
+}
+
+static void ecs_sched__rpc_watches_free(ecs_sched_remote *remote) {
+    while (remote->watches) {
+        ecs_sched__rpc_watch *watch = remote->watches;
+        remote->watches = watch->next;
+        ecs_sched__rpc_watch_free(watch);
+    }
+}
+
 /* ---- the queue ---- */
 
 /* Queues a request and waits for its answer (a server thread). False when the remote is
@@ -41911,7 +42121,8 @@ int32_t ecs_sched_remote_poll(ecs_sched_remote *remote) {
         ecs_sched__remote_request *r = ecs_sched__remote_take(remote);
         char *response;
         if (!r) break;
-        response = ecs_sched__rpc_answer(remote, r->body ? r->body : "", r->length);
+        response = ecs_sched__rpc_watch_start(remote, r)
+                       ? NULL : ecs_sched__rpc_answer(remote, r->body ? r->body : "", r->length);
         pthread_mutex_lock(&remote->lock);
         r->response = response;
         r->answered = true;
@@ -41919,6 +42130,7 @@ int32_t ecs_sched_remote_poll(ecs_sched_remote *remote) {
         pthread_mutex_unlock(&remote->lock);
         done++;
     }
+    ecs_sched__rpc_watch_frames(remote);
     return done;
 }
 
@@ -41973,6 +42185,44 @@ static bool ecs_sched__http_authorized(const ecs_sched_remote *remote, struct MH
     if (strlen(given) != n) return false;
     for (i = 0; i < n; i++) differ |= (unsigned char)(given[i] ^ remote->token[i]);
     return differ == 0;
+}
+
+/* A watch's frames, as the world's thread queues them: this thread waits for them, and the
+   stream ends when the remote closes. */
+static ssize_t ecs_sched__http_watch_read(void *cls, uint64_t position, char *buffer, size_t capacity) {
+    ecs_sched__rpc_watch *watch = (ecs_sched__rpc_watch *)cls;
+    ecs_sched_remote *remote = watch->remote;
+    size_t n;
+    (void)position;
+    pthread_mutex_lock(&remote->lock);
+    while (watch->out_sent == watch->out_length && !remote->closing) {
+        pthread_cond_wait(&remote->answered, &remote->lock);
+    }
+    n = watch->out_length - watch->out_sent;
+    if (n > capacity) n = capacity;
+    memcpy(buffer, watch->out + watch->out_sent, n);
+    watch->out_sent += n;
+    if (watch->out_sent == watch->out_length) watch->out_sent = watch->out_length = 0;
+    pthread_mutex_unlock(&remote->lock);
+    return n > 0 ? (ssize_t)n : (ssize_t)MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void ecs_sched__http_watch_over(void *cls) {
+    ecs_sched__rpc_watch *watch = (ecs_sched__rpc_watch *)cls;
+    pthread_mutex_lock(&watch->remote->lock);
+    watch->gone = true;
+    pthread_mutex_unlock(&watch->remote->lock);
+}
+
+static enum MHD_Result ecs_sched__http_stream(struct MHD_Connection *connection, ecs_sched__rpc_watch *watch) {
+    struct MHD_Response *response = MHD_create_response_from_callback(
+        MHD_SIZE_UNKNOWN, 4096, ecs_sched__http_watch_read, watch, ecs_sched__http_watch_over);
+    enum MHD_Result result;
+    if (!response) return MHD_NO;
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    result = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return result;
 }
 
 #define ECS_SCHED__HTTP_ERROR(code, text) \
@@ -42035,6 +42285,7 @@ static enum MHD_Result ecs_sched__http_request(void *cls, struct MHD_Connection 
         return ecs_sched__http_reply(connection, MHD_HTTP_SERVICE_UNAVAILABLE, ECS_SCHED__HTTP_ERROR(
             -32603, "the server is shutting down"), false);
     }
+    if (r->watch) return ecs_sched__http_stream(connection, r->watch);
     if (!r->response) {
         return ecs_sched__http_reply(connection, MHD_HTTP_INTERNAL_SERVER_ERROR, ECS_SCHED__HTTP_ERROR(
             -32603, "out of memory"), false);
@@ -42181,6 +42432,7 @@ void ecs_sched_remote_destroy(ecs_sched_remote *remote) {
         }
         MHD_stop_daemon(remote->daemon);
     }
+    ecs_sched__rpc_watches_free(remote);
 #ifndef ECS_SCHED_NO_APP
     if (remote->schedule) {
         ecs_sched_remove_system(remote->world, remote->schedule, ECS_SCHED__REMOTE_SYSTEM);

@@ -179,7 +179,8 @@ static void expect_refused(remote_world *r, int code, const char *method, const 
 
 static void test_discover_lists_every_method_in_an_openrpc_document(void **state) {
     static const char *const methods[] = {
-        "rpc.discover", "world.get_components", "world.query", "world.spawn_entity",
+        "rpc.discover", "world.get_components", "world.query", "world.get_components+watch",
+        "world.query+watch", "world.spawn_entity",
         "world.insert_components", "world.remove_components", "world.despawn_entity",
         "world.reparent_entities", "world.list_components", "world.mutate_components",
         "world.get_resources", "world.insert_resources", "world.remove_resources",
@@ -220,12 +221,12 @@ static void test_discover_read_only_lists_only_the_methods_that_read(void **stat
     cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result_of(response), "methods")) {
         const char *name = cJSON_GetObjectItemCaseSensitive(m, "name")->valuestring;
         assert_true(strstr(name, "get_") || strstr(name, "list_") || strcmp(name, "world.query") == 0 ||
-                    strcmp(name, "rpc.discover") == 0 || strcmp(name, "ecs_sched.schedule_plan") == 0 ||
+                    strcmp(name, "world.query+watch") == 0 || strcmp(name, "rpc.discover") == 0 || strcmp(name, "ecs_sched.schedule_plan") == 0 ||
                     strcmp(name, "ecs_sched.schedule_dot") == 0 ||
                     strcmp(name, "ecs_sched.system_stats") == 0 || strcmp(name, "ecs_sched.trace") == 0);
         n++;
     }
-    assert_int_equal(n, 13);
+    assert_int_equal(n, 15);
     cJSON_Delete(response);
 }
 
@@ -1031,6 +1032,104 @@ static void test_app_answers_requests_in_remote_last_after_last(void **state) {
     ecs_sched_app_destroy(app);
 }
 
+/* ---- +watch ---- */
+
+static void test_get_components_watch_answers_the_first_frame_once_without_http(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = call(r, "world.get_components+watch", "{\"entity\": %llu, \"components\": [\"Health\"]}",
+                           (unsigned long long)r->a);
+    const cJSON *result = result_of(response);
+    assert_int_equal((int)number_at(cJSON_GetObjectItemCaseSensitive(
+                         cJSON_GetObjectItemCaseSensitive(result, "components"), "Health"), "hp"), 7);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(result, "removed")), 0);
+    assert_true(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(result, "errors")));
+    cJSON_Delete(response);
+}
+
+static int occurrences(const char *text, const char *part) {
+    int n = 0;
+    for (text = strstr(text, part); text; text = strstr(text + 1, part)) n++;
+    return n;
+}
+
+/* Posts `body` over HTTP from a thread, and waits until the remote holds it. */
+static void http_watch(remote_world *r, http_client *client, pthread_t *thread, const char *body) {
+    memset(client, 0, sizeof *client);
+    client->port = ecs_sched_remote_port(r->remote);
+    client->body = body;
+    assert_int_equal(pthread_create(thread, NULL, http_post, client), 0);
+    wait_pending(r->remote, 1);
+}
+
+/* Ends the watches' streams (destroying the remote) and joins the client. */
+static void http_watch_end(remote_world *r, http_client *client, pthread_t thread) {
+    ecs_sched_remote_destroy(r->remote);
+    r->remote = NULL;
+    pthread_join(thread, NULL);
+    assert_int_equal(client->status, 200);
+}
+
+static void test_http_get_components_watch_streams_each_change(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char body[300];
+    http_client client;
+    pthread_t thread;
+    Health h = {99};
+    const char *second, *third;
+    http_remote(r, NULL);
+    snprintf(body, sizeof body, "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"world.get_components+watch\", "
+             "\"params\": {\"entity\": %llu, \"components\": [\"Health\", \"Position\", \"Enemy\"]}}",
+             (unsigned long long)r->a);
+    http_watch(r, &client, &thread, body);
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);   /* the first frame: every value */
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 0);   /* nothing changed: nothing sent */
+    assert_int_equal(ecs_sched_insert(r->world, r->a, r->health, &h), ECS_SCHED_OK);
+    ecs_sched_remote_poll(r->remote);
+    assert_int_equal(ecs_sched_remove(r->world, r->a, r->enemy), ECS_SCHED_OK);
+    ecs_sched_remote_poll(r->remote);
+    http_watch_end(r, &client, thread);
+    assert_int_equal(occurrences(client.response, "\"jsonrpc\":\"2.0\""), 3);
+    second = strstr(strstr(client.response, "\"jsonrpc\"") + 1, "\"jsonrpc\"");
+    third = strstr(second + 1, "\"jsonrpc\"");
+    assert_non_null(strstr(second, "\"components\":{\"Health\":{\"hp\":99}},\"removed\":[]"));
+    assert_non_null(strstr(third, "\"components\":{},\"removed\":[\"Enemy\"]"));
+}
+
+static void test_http_query_watch_sends_the_rows_again_only_when_they_change(void **state) {
+    remote_world *r = (remote_world *)*state;
+    http_client client;
+    pthread_t thread;
+    Health h = {12};
+    http_remote(r, NULL);
+    http_watch(r, &client, &thread, "{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"world.query+watch\", "
+                                    "\"params\": {\"data\": {\"components\": [\"Health\"]}}}");
+    ecs_sched_remote_poll(r->remote);
+    ecs_sched_remote_poll(r->remote);
+    assert_int_equal(ecs_sched_insert(r->world, r->a, r->health, &h), ECS_SCHED_OK);
+    ecs_sched_remote_poll(r->remote);
+    ecs_sched_remote_poll(r->remote);
+    http_watch_end(r, &client, thread);
+    assert_int_equal(occurrences(client.response, "\"jsonrpc\":\"2.0\""), 2);
+    assert_int_equal(occurrences(client.response, "\"hp\":7"), 1);
+    assert_int_equal(occurrences(client.response, "\"hp\":12"), 1);
+}
+
+static void test_http_watch_of_a_bad_request_is_answered_with_its_error(void **state) {
+    remote_world *r = (remote_world *)*state;
+    http_client client;
+    pthread_t thread;
+    cJSON *response;
+    http_remote(r, NULL);
+    http_watch(r, &client, &thread, "{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"world.get_components+watch\", "
+                                    "\"params\": {\"entity\": 99999, \"components\": [\"Health\"]}}");
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);
+    pthread_join(thread, NULL);
+    response = cJSON_Parse(client.response);
+    assert_non_null(response);
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_ENTITY_NOT_FOUND);
+    cJSON_Delete(response);
+}
+
 /* ---- ecs_sched.*: schedules, statistics, trace, states, stepping, snapshots ---- */
 
 static char g_ran[64];
@@ -1361,6 +1460,10 @@ int main(void) {
         T(test_http_oversized_body_is_refused_with_413),
         T(test_http_destroy_answers_waiting_requests_with_503),
         T(test_app_answers_requests_in_remote_last_after_last),
+        T(test_get_components_watch_answers_the_first_frame_once_without_http),
+        T(test_http_get_components_watch_streams_each_change),
+        T(test_http_query_watch_sends_the_rows_again_only_when_they_change),
+        T(test_http_watch_of_a_bad_request_is_answered_with_its_error),
         T(test_list_schedules_names_every_schedule_sorted),
         T(test_schedule_plan_gives_systems_in_order_with_sync_points),
         T(test_schedule_plan_of_an_unknown_schedule_is_not_found),
