@@ -71,7 +71,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 # A recipe that fails leaves no target behind (no half-written output, no stamp).
 .DELETE_ON_ERROR:
 
-.PHONY: all deps example main-examples examples-check graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
+.PHONY: all deps example main-examples examples-check graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke fuzz-remote fuzz-remote-smoke \
         soak \
         compile-checks-all \
         compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
@@ -712,6 +712,22 @@ fuzz-smoke: $(BUILD)/fuzz/fuzz_json
 fuzz: $(BUILD)/fuzz/fuzz_json
 	@cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
 	./$< -max_total_time=600 -max_len=4096 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
+
+# The remote protocol under libFuzzer: request texts through ecs_sched_remote_handle (no HTTP),
+# the answer checked as JSON-RPC 2.0 and a refused request checked to change nothing.
+# fuzz-remote-smoke runs a fixed, seeded number of inputs from tests/fuzz/remote_corpus;
+# fuzz-remote runs ten minutes. The corpus grows in build/fuzz/remote_corpus.
+$(BUILD)/fuzz/fuzz_remote: tests/fuzz/fuzz_remote.c ecs_sched.h
+	@mkdir -p $(@D)/remote_corpus
+	clang $(FUZZ_FLAGS) -I. $(STB_CFLAGS) $(MHD_CFLAGS) $< $(STB_LIBS) -lcjson $(MHD_LIBS) -lpthread -lm -o $@
+
+fuzz-remote-smoke: $(BUILD)/fuzz/fuzz_remote
+	@cp tests/fuzz/remote_corpus/* $(BUILD)/fuzz/remote_corpus/
+	./$< -runs=20000 -max_len=2048 -seed=1 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/remote_corpus
+
+fuzz-remote: $(BUILD)/fuzz/fuzz_remote
+	@cp tests/fuzz/remote_corpus/* $(BUILD)/fuzz/remote_corpus/
+	./$< -max_total_time=600 -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/remote_corpus
 
 # ---- examples ----
 

@@ -41922,6 +41922,10 @@ static char *ecs_sched__rpc_answer(ecs_sched_remote *remote, const char *text, s
     } else if (!(request = cJSON_ParseWithLength(text, length))) {
         response = ecs_sched__rpc_response(NULL, NULL, ECS_SCHED_RPC_PARSE_ERROR,
                                            "parse error: the request is not JSON");
+    } else if (cJSON_IsArray(request) && !request->child) {   /* JSON-RPC 2.0: one error */
+        response = ecs_sched__rpc_response(NULL, NULL, ECS_SCHED_RPC_INVALID_REQUEST,
+                                           "an empty batch: send at least one request");
+        cJSON_Delete(request);
     } else if (cJSON_IsArray(request)) {
         const cJSON *one;
         response = cJSON_CreateArray();

@@ -645,6 +645,14 @@ static void test_response_echoes_the_id_and_leaves_out_a_missing_one(void **stat
     cJSON_Delete(without);
 }
 
+static void test_an_empty_batch_is_one_invalid_request(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response = answer(r, "[]");   /* JSON-RPC 2.0: one error, not an empty array */
+    assert_true(cJSON_IsObject(response));
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_INVALID_REQUEST);
+    cJSON_Delete(response);
+}
+
 static void test_batch_answers_each_request_in_order(void **state) {
     remote_world *r = (remote_world *)*state;
     cJSON *response = answer(r, "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"world.list_resources\"},"
@@ -1443,6 +1451,7 @@ int main(void) {
         T(test_write_message_of_an_unknown_type_is_a_resource_error),
         T(test_response_echoes_the_id_and_leaves_out_a_missing_one),
         T(test_batch_answers_each_request_in_order),
+        T(test_an_empty_batch_is_one_invalid_request),
         T(test_malformed_json_is_a_parse_error),
         T(test_a_request_not_json_rpc_2_is_an_invalid_request),
         T(test_unknown_method_is_method_not_found),
