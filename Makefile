@@ -834,6 +834,9 @@ test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) $(LUA_BINAR
 # 1.2x either way), not what ECS_SCHED_TRACE changes.
 BENCH_FLAGS := -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -DECS_SCHED_JSON \
                -DECS_SCHED_NATIVE_SCRIPTS -I. $(STB_CFLAGS)
+# The bench program itself (not the copies beside it) serves the remote protocol for the
+# remote rows (bench/remote_rows.c): ECS_SCHED_REMOTE and libmicrohttpd.
+BENCH_REMOTE = -DECS_SCHED_REMOTE $(MHD_CFLAGS)
 # The Lua rows (bench/lua_rows.c) run in the bench against LuaJIT ("lua_" rows) and in a second
 # program against Lua 5.4 ("lua54_" rows, build/bench_lua54.json).
 BENCH_LUA = -DECS_SCHED_LUA $$(pkg-config --cflags $(1)) $$(pkg-config --libs $(1))
@@ -854,8 +857,8 @@ bench: deps ecs_sched.h $(BENCH_FLECS_OBJ) $(NATIVE_SCRIPTS)
 	@mkdir -p $(BUILD)
 	cc $(BENCH_FLAGS) $(BENCH_ALIGNED) -c bench/untraced_copy.c -o $(BUILD)/bench_untraced_copy.o
 	cc $(BENCH_FLAGS) $(BENCH_ALIGNED) -c bench/traced_copy.c -o $(BUILD)/bench_traced_copy.o
-	cc $(BENCH_FLAGS) $(BENCH_FLECS_FLAGS) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(BENCH_FLECS_OBJ) $(STB_LIBS) $(JSON_LIBS) $(call BENCH_LUA,luajit) -ldl -rdynamic -lpthread -lm -o $(BUILD)/bench
-	cc $(BENCH_FLAGS) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(STB_LIBS) $(JSON_LIBS) $(call BENCH_LUA,lua5.4) -ldl -rdynamic -lpthread -lm -o $(BUILD)/bench_lua54
+	cc $(BENCH_FLAGS) $(BENCH_REMOTE) $(BENCH_FLECS_FLAGS) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(BENCH_FLECS_OBJ) $(STB_LIBS) $(JSON_LIBS) $(MHD_LIBS) $(call BENCH_LUA,luajit) -ldl -rdynamic -lpthread -lm -o $(BUILD)/bench
+	cc $(BENCH_FLAGS) $(BENCH_REMOTE) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(STB_LIBS) $(JSON_LIBS) $(MHD_LIBS) $(call BENCH_LUA,lua5.4) -ldl -rdynamic -lpthread -lm -o $(BUILD)/bench_lua54
 	./$(BUILD)/bench
 	./$(BUILD)/bench_lua54 lua54_ --json=$(BUILD)/bench_lua54.json
 

@@ -1321,6 +1321,9 @@ static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_S
 #if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(BENCH_WITHOUT_SCRIPT_ROWS)
 #include "script_rows.c"
 #endif
+#if defined(ECS_SCHED_REMOTE) && !defined(BENCH_WITHOUT_REMOTE_ROWS)
+#include "remote_rows.c"
+#endif
 #if defined(ECS_SCHED_LUA) && !defined(BENCH_WITHOUT_LUA_ROWS) && \
     !defined(BENCH_WITHOUT_SCHEDULE_ROWS)
 #include "lua_rows.c"
@@ -1452,6 +1455,16 @@ static bench_row rows[] = {
     {"remove_all_1m", "ms/1M", GOAL_RATIO, 0.1,
      "ecs_sched_remove of the component from each of the same 1M entities, interleaved",
      run_remove_all_1m, 0, 0, 0, 0, ""},
+#endif
+#if defined(ECS_SCHED_REMOTE) && !defined(BENCH_WITHOUT_REMOTE_ROWS)
+    {"remote_idle", "ns/update", GOAL_VALUE, 1000,
+     "the same app without a remote (RemoteLast there, empty), interleaved; the row is the "
+     "difference",
+     run_remote_idle, 0, 0, 0, 0, ""},
+    {"remote_query_1k", "ms/request", GOAL_VALUE, 2.0,
+     "the request parsed by cJSON, the same query iterated in C and the same JSON built and "
+     "printed with cJSON, interleaved",
+     run_remote_query_1k, 0, 0, 0, 0, ""},
 #endif
 #if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(BENCH_WITHOUT_SCRIPT_ROWS)
     {"native_reload", "ms", GOAL_NONE, 0,
