@@ -1414,14 +1414,14 @@ static cJSON *ecs_sched__rpc_system_stats(ecs_sched__rpc_call *call, const cJSON
 
 /* ecs_sched.set_stats {enabled}: switches the statistics on (cleared) or off. */
 static cJSON *ecs_sched__rpc_set_stats(ecs_sched__rpc_call *call, const cJSON *params) {
-    bool on;
+    const cJSON *enabled;
     if (!ecs_sched__rpc_need_params(call, params)) return NULL;
-    if (!cJSON_IsBool(ecs_sched__rpc_member(params, "enabled"))) {
+    enabled = ecs_sched__rpc_member(params, "enabled");
+    if (!cJSON_IsBool(enabled)) {
         return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INVALID_PARAMS, "%s: `enabled` must be true or false",
                                    call->method);
     }
-    if (!ecs_sched__rpc_bool(call, params, "enabled", &on)) return NULL;
-    ecs_sched_stats_enable(call->world, on);
+    ecs_sched_stats_enable(call->world, cJSON_IsTrue(enabled));
     return cJSON_CreateNull();
 }
 
@@ -1455,12 +1455,6 @@ static cJSON *ecs_sched__rpc_trace(ecs_sched__rpc_call *call, const cJSON *param
     return result ? result : ecs_sched__rpc_out_of_memory(call);
 }
 
-/* The system named by params' `system` in the schedule (a system, not a sync point). */
-static bool ecs_sched__rpc_stepping_schedule(ecs_sched__rpc_call *call, const cJSON *params,
-                                             const char **label) {
-    return ecs_sched__rpc_schedule(call, params, label) != NULL;
-}
-
 /* ecs_sched.get_stepping {schedule}: {"enabled", "cursor": the system the next step runs, or
    null}. */
 static cJSON *ecs_sched__rpc_get_stepping(ecs_sched__rpc_call *call, const cJSON *params) {
@@ -1484,7 +1478,7 @@ static cJSON *ecs_sched__rpc_set_stepping(ecs_sched__rpc_call *call, const cJSON
     const char *label;
     const cJSON *enabled;
     ecs_sched_result r;
-    if (!ecs_sched__rpc_stepping_schedule(call, params, &label)) return NULL;
+    if (!ecs_sched__rpc_schedule(call, params, &label)) return NULL;
     enabled = ecs_sched__rpc_member(params, "enabled");
     if (!cJSON_IsBool(enabled)) {
         return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INVALID_PARAMS, "%s: `enabled` must be true or false",
@@ -1502,7 +1496,7 @@ static cJSON *ecs_sched__rpc_step(ecs_sched__rpc_call *call, const cJSON *params
     const char *label;
     bool to_breakpoint;
     ecs_sched_result r;
-    if (!ecs_sched__rpc_stepping_schedule(call, params, &label) ||
+    if (!ecs_sched__rpc_schedule(call, params, &label) ||
         !ecs_sched__rpc_bool(call, params, "continue", &to_breakpoint)) {
         return NULL;
     }
@@ -1517,7 +1511,7 @@ static cJSON *ecs_sched__rpc_set_step_behaviour(ecs_sched__rpc_call *call, const
     static const char *const names[] = {"default", "always_run", "never_run", "breakpoint"};
     const char *label, *system, *behaviour;
     int i;
-    if (!ecs_sched__rpc_stepping_schedule(call, params, &label) ||
+    if (!ecs_sched__rpc_schedule(call, params, &label) ||
         !ecs_sched__rpc_string(call, params, "system", &system) ||
         !ecs_sched__rpc_string(call, params, "behaviour", &behaviour)) {
         return NULL;
