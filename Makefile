@@ -4,8 +4,11 @@
 #   make test                   the whole suite: gcc and clang under ASan+UBSan, with threads
 #                               (gcc) and the threaded tests under TSan (both), compile checks,
 #                               the examples (gcc, clang, tcc), modules, layers, doc block,
-#                               aliasing, the manual, a short fuzzing run of the JSON loader
-#   make test-all               make test, clang's threaded ASan+UBSan tests and
+#                               aliasing, the manual, short fuzzing runs of the JSON loader and
+#                               the Lua driver
+#   make test-all               make test, clang's threaded ASan+UBSan tests, the runs of
+#                               clang's builds of test_oom, test_parallel_adaptive (and under
+#                               TSan test_pool), which make test only compiles, and
 #                               compile-checks-all (what make test leaves out for time)
 #   make deps                   install the missing Debian packages (elsewhere: list them)
 #   make quick [T=test_x]       the edit-compile-test loop: the unit tests (or test_x alone)
@@ -24,9 +27,13 @@
 #   make check-doc              the header's documentation block names every public function
 #   make fuzz-smoke | fuzz      the JSON loader under libFuzzer: 30k inputs (in make test), or
 #                               ten minutes
+#   make fuzz-lua-smoke | fuzz-lua
+#                               the Lua driver's script loader under libFuzzer: 10k inputs (in
+#                               make test), or ten minutes
 #   make soak                   the long runs make test shortens: the allocation failure sweep
 #                               over every point in each configuration, a hundred times more
-#                               random schedules, ten minutes of fuzzing
+#                               random schedules, ten minutes of fuzzing each of the JSON
+#                               loader and the Lua driver
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench                  benchmarks; writes build/bench.json
 #   make bench FLECS_DIR=dir    the same, with rows beside flecs (dir: its flecs.c, flecs.h)
@@ -141,10 +148,10 @@ graphs: deps ecs_sched.h
 # ---- tests ----
 
 # Everything is built in parallel (one job per core, or the -j given to make), and the unit
-# tests run as soon as they are built, beside the builds and the compile checks and examples
-# (each program's output grouped, -Otarget; the runs are listed first, so that they start
-# early, the longest, the allocation failure sweeps, first); then the threaded runs of the tests that time something (TIMED_TESTS) run one after
-# another, so that they do not compete for the cores.
+# tests run once they are built, beside the builds and the compile checks and examples (each
+# program's output grouped, -Otarget), the allocation failure sweeps (the longest runs) from
+# the start (test-jobs); then the threaded runs of the tests that time something
+# (TIMED_TESTS) run one after another, so that they do not compete for the cores.
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
@@ -263,7 +270,7 @@ OOM_BINARIES := $(filter %/test_oom,$(UNIT_BINARIES) $(THREADS_BINARIES) $(CLANG
 OOM_RUNS = $(filter-out $(CLANG_RUN_LATER_RUNS),$(filter %/test_oom.run,$(THREADS_RUNS) $(UNIT_RUNS)))
 RANDOM_SCHEDULE_BINARIES := $(filter %/test_schedule_flatten_random,$(UNIT_BINARIES))
 
-soak: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES) fuzz
+soak: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES) fuzz fuzz-lua
 	@set -e; for t in $(OOM_BINARIES); do \
 	  echo "== $$t, every point, each under LeakSanitizer"; OOM_LSAN=1 ./$$t; done
 	@set -e; for t in $(RANDOM_SCHEDULE_BINARIES); do \
