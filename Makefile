@@ -164,7 +164,8 @@ test: deps
 # goal: the allocation failure sweeps (the longest runs) would start only once every compile
 # had. So they get a make of their own, beside the one that does the rest, the two sharing the
 # job slots (each make has one slot of its own: with -j2, three jobs at most).
-TEST_JOBS = unit $(filter-out $(CLANG_RUN_LATER_RUNS),$(UNTIMED_THREADED_RUNS)) $(LUA_RUNS) \
+TEST_JOBS = $(filter-out $(CLANG_RUN_LATER_RUNS) $(OOM_RUNS),$(UNIT_RUNS) $(UNTIMED_THREADED_RUNS)) \
+             $(LUA_RUNS) \
              compile-checks examples-check fuzz-smoke fuzz-lua-smoke graphs check-doc \
              check-modules check-strict-aliasing check-layers manual-check test-binaries
 .PHONY: test-jobs
