@@ -4,8 +4,11 @@
 #   make test                   the whole suite: gcc and clang under ASan+UBSan, with threads
 #                               (gcc) and the threaded tests under TSan (both), compile checks,
 #                               the examples (gcc, clang, tcc), modules, layers, doc block,
-#                               aliasing, the manual, a short fuzzing run of the JSON loader
-#   make test-all               make test, clang's threaded ASan+UBSan tests and
+#                               aliasing, the manual, short fuzzing runs of the JSON loader and
+#                               the Lua driver
+#   make test-all               make test, clang's threaded ASan+UBSan tests, the runs of
+#                               clang's builds of test_oom, test_parallel_adaptive (and under
+#                               TSan test_pool), which make test only compiles, and
 #                               compile-checks-all (what make test leaves out for time)
 #   make deps                   install the missing Debian packages (elsewhere: list them)
 #   make quick [T=test_x]       the edit-compile-test loop: the unit tests (or test_x alone)
@@ -24,9 +27,13 @@
 #   make check-doc              the header's documentation block names every public function
 #   make fuzz-smoke | fuzz      the JSON loader under libFuzzer: 30k inputs (in make test), or
 #                               ten minutes
+#   make fuzz-lua-smoke | fuzz-lua
+#                               the Lua driver's script loader under libFuzzer: 10k inputs (in
+#                               make test), or ten minutes
 #   make soak                   the long runs make test shortens: the allocation failure sweep
 #                               over every point in each configuration, a hundred times more
-#                               random schedules, ten minutes of fuzzing
+#                               random schedules, ten minutes of fuzzing each of the JSON
+#                               loader and the Lua driver
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench                  benchmarks; writes build/bench.json
 #   make bench FLECS_DIR=dir    the same, with rows beside flecs (dir: its flecs.c, flecs.h)
@@ -75,7 +82,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
         soak \
         compile-checks-all \
         compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
-        bench bench-compare amalgamate check-amalgamation clean
+        bench bench-compare amalgamate check-amalgamation clean fuzz-lua fuzz-lua-smoke
 
 all: test
 
@@ -141,26 +148,40 @@ graphs: deps ecs_sched.h
 # ---- tests ----
 
 # Everything is built in parallel (one job per core, or the -j given to make), and the unit
-# tests run as soon as they are built, beside the builds and the compile checks and examples
-# (each program's output grouped, -Otarget; the runs are listed first, so that they start
-# early, the longest, the allocation failure sweeps, first); then the threaded runs of the tests that time something (TIMED_TESTS) run one after
-# another, so that they do not compete for the cores.
+# tests run once they are built, beside the builds and the compile checks and examples (each
+# program's output grouped, -Otarget), the allocation failure sweeps (the longest runs) from
+# the start (test-jobs); then the threaded runs of the tests that time something
+# (TIMED_TESTS) run one after another, so that they do not compete for the cores.
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
-	$(MAKE) $(PARALLEL) -Otarget $(OOM_RUNS) unit $(UNTIMED_THREADED_RUNS) $(LUA_RUNS) compile-checks examples-check \
-	  fuzz-smoke graphs check-doc check-modules check-strict-aliasing check-layers manual-check \
-	  test-binaries
-	$(MAKE) -j1 $(TIMED_THREADED_RUNS)
+	$(MAKE) $(PARALLEL) -Otarget test-jobs
+	$(MAKE) -j1 $(filter-out $(CLANG_RUN_LATER_RUNS),$(TIMED_THREADED_RUNS))
 	@echo "all tests passed"
 
+# make, given many goals, starts each round every job it can before it comes back to the first
+# goal: the allocation failure sweeps (the longest runs) would start only once every compile
+# had. So they get a make of their own, beside the one that does the rest, the two sharing the
+# job slots (each make has one slot of its own: with -j2, three jobs at most).
+TEST_JOBS = $(filter-out $(CLANG_RUN_LATER_RUNS) $(OOM_RUNS),$(UNIT_RUNS) $(UNTIMED_THREADED_RUNS)) \
+             $(LUA_RUNS) \
+             compile-checks examples-check fuzz-smoke fuzz-lua-smoke graphs check-doc \
+             check-modules check-strict-aliasing check-layers manual-check test-binaries
+.PHONY: test-jobs
+test-jobs:
+	+@$(MAKE) -Otarget $(OOM_RUNS) & sweeps=$$!; \
+	  $(MAKE) -Otarget $(TEST_JOBS); rest=$$?; \
+	  wait $$sweeps && exit $$rest
+
 # make test, and what it leaves out to keep its time down: the threaded tests built by clang
-# under ASan+UBSan (gcc's are in make test, and clang's under TSan), and compile-checks-all.
+# under ASan+UBSan (gcc's are in make test, and clang's under TSan), the runs of clang's builds
+# of the tests that compile the implementation themselves optimized (CLANG_RUN_LATER: make
+# test compiles them), and compile-checks-all.
 test-all: test
-	$(MAKE) $(PARALLEL) -Otarget compile-checks-all $(filter-out $(TIMED_CLANG_THREADS_RUNS),\
-	  $(CLANG_THREADS_RUNS))
-	$(MAKE) -j1 $(TIMED_CLANG_THREADS_RUNS)
+	$(MAKE) $(PARALLEL) -Otarget compile-checks-all $(filter-out $(TIMED_CLANG_THREADS_RUNS) \
+	  $(TIMED_THREADED_RUNS),$(CLANG_THREADS_RUNS) $(CLANG_RUN_LATER_RUNS))
+	$(MAKE) -j1 $(TIMED_CLANG_THREADS_RUNS) $(filter $(TIMED_THREADED_RUNS),$(CLANG_RUN_LATER_RUNS))
 
 # build/<compiler>/      C99, no threads, ASan+UBSan (gcc and clang)
 # build/<compiler>-mt/   C11 with ECS_SCHED_THREADS, ASan+UBSan (gcc; clang in make test-all)
@@ -191,7 +212,6 @@ TIMED_THREADED_RUNS   := $(call timed_runs,$(THREADS_RUNS) $(TSAN_RUNS))
 UNTIMED_THREADED_RUNS := $(filter-out $(TIMED_THREADED_RUNS),$(THREADS_RUNS) $(TSAN_RUNS))
 TIMED_CLANG_THREADS_RUNS := $(call timed_runs,$(CLANG_THREADS_RUNS))
 
-unit: $(UNIT_RUNS)
 
 # The native driver's tests load shared libraries built from tests/native/: two versions of one
 # script, to reload one over the other, and a library that is no script. The programs that load
@@ -211,7 +231,8 @@ quick: $(NATIVE_SCRIPTS)
 
 # The Lua driver's tests (ECS_SCHED_LUA), built against LuaJIT 2.1 and against Lua 5.4: each
 # program compiles the implementation itself, with that flavour's headers and library
-# (pkg-config), as C99 under ASan+UBSan by gcc. make test runs both (LUA_RUNS).
+# (pkg-config), as C99 under ASan+UBSan by gcc, unoptimized (it runs in a second; -O1 would
+# double its build). make test runs both (LUA_RUNS).
 LUA_FLAVOURS := luajit lua54
 LUA_PACKAGE_luajit := luajit
 LUA_PACKAGE_lua54 := lua5.4
@@ -220,7 +241,7 @@ LUA_RUNS     := $(addsuffix .run,$(LUA_BINARIES))
 .PHONY: $(LUA_RUNS)
 $(LUA_BINARIES): $(BUILD)/lua/test_lua_scripts_%: tests/test_lua_scripts.c ecs_sched.h $(TEST_HEADERS)
 	@mkdir -p $(@D)
-	gcc -std=c99 $(STRICT) $(SANITIZE) -DECS_SCHED_LUA -I. $(STB_CFLAGS) \
+	gcc -std=c99 $(STRICT) $(SANITIZE) -O0 -DECS_SCHED_LUA -I. $(STB_CFLAGS) \
 	  $$(pkg-config --cflags $(LUA_PACKAGE_$*)) $< $(STB_LIBS) $$(pkg-config --libs $(LUA_PACKAGE_$*)) \
 	  -lcmocka -lm -o $@
 $(LUA_RUNS): %.run: %
@@ -236,20 +257,21 @@ $(UNIT_RUNS) $(THREADS_RUNS) $(CLANG_THREADS_RUNS) $(TSAN_RUNS): %.run: %
 	@$(RUN_ENV) ./$<
 
 # The allocation failure sweep is the suite's longest test. make test sweeps every point once
-# between three runs: gcc's and clang's builds without threads share the even points, gcc's
-# threaded build takes the odd ones (OOM_POINTS); every eighth point a run sweeps is checked
-# by LeakSanitizer as well as by the test's own count of blocks (OOM_LSAN, tests/test_oom.c).
-# make soak sweeps every point in every configuration, each under LeakSanitizer.
-$(BUILD)/gcc/test_oom.run: RUN_ENV := OOM_POINTS=0/4
+# between two runs: gcc's build without threads takes the even points, gcc's threaded build
+# the odd ones (OOM_POINTS); every eighth point a run sweeps is checked by LeakSanitizer as
+# well as by the test's own count of blocks (OOM_LSAN, tests/test_oom.c). make test-all adds
+# clang's builds, each a share. make soak sweeps every point in every configuration, each
+# under LeakSanitizer.
+$(BUILD)/gcc/test_oom.run: RUN_ENV := OOM_POINTS=0/2
 $(BUILD)/clang/test_oom.run: RUN_ENV := OOM_POINTS=2/4
 $(BUILD)/gcc-mt/test_oom.run: RUN_ENV := OOM_POINTS=1/2
 $(BUILD)/clang-mt/test_oom.run: RUN_ENV := OOM_POINTS=0/2
 
 OOM_BINARIES := $(filter %/test_oom,$(UNIT_BINARIES) $(THREADS_BINARIES) $(CLANG_THREADS_BINARIES))
-OOM_RUNS := $(filter %/test_oom.run,$(THREADS_RUNS) $(UNIT_RUNS))
+OOM_RUNS = $(filter-out $(CLANG_RUN_LATER_RUNS),$(filter %/test_oom.run,$(THREADS_RUNS) $(UNIT_RUNS)))
 RANDOM_SCHEDULE_BINARIES := $(filter %/test_schedule_flatten_random,$(UNIT_BINARIES))
 
-soak: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES) fuzz
+soak: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES) fuzz fuzz-lua
 	@set -e; for t in $(OOM_BINARIES); do \
 	  echo "== $$t, every point, each under LeakSanitizer"; OOM_LSAN=1 ./$$t; done
 	@set -e; for t in $(RANDOM_SCHEDULE_BINARIES); do \
@@ -267,16 +289,33 @@ impl_for = $(if $(filter $(1),$(OWN_IMPL_TESTS)),,$(2)/impl.o)
 # one of OWN_IMPL_TESTS under TSan.
 OPTIMIZED_TESTS := test_oom test_parallel_adaptive
 
+# The tests that compile the implementation themselves, optimized (OPTIMIZED_TESTS; under TSan
+# every one of OWN_IMPL_TESTS), take clang a minute or two each to build: make test has clang
+# compile them (-O0, warnings as errors: clang's warnings do not depend on the optimizer; the
+# object <test>.o) and leaves their runs to make test-all, since gcc's builds of each run in
+# make test under the same sanitizers (test_oom's sweep: gcc's two builds cover every point).
+CLANG_RUN_LATER := $(addprefix $(BUILD)/clang/,$(OPTIMIZED_TESTS)) \
+                   $(addprefix $(BUILD)/clang-tsan/,$(filter $(OWN_IMPL_TESTS),$(TSAN_TESTS)))
+CLANG_RUN_LATER_RUNS := $(addsuffix .run,$(CLANG_RUN_LATER))
+
+unit: $(filter-out $(CLANG_RUN_LATER_RUNS),$(UNIT_RUNS))
+
 # $(1): the compiler; $(2): the configuration's directory; $(3): its flags; $(4): its libraries;
 # $(5): the tests it compiles at -O1 (the others at -O0).
 define unit_config
 $(2)/impl.o: tests/impl.c ecs_sched.h
 	@mkdir -p $$(@D)
 	$(1) $(3) -I. $(STB_CFLAGS) -c $$< -o $$@
-$(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS) $(2)/impl.o
+$(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
 	@mkdir -p $$(@D)
 	$(1) $(3) $$(if $$(filter $$*,$(5)),,-O0) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) \
 	  $(STB_LIBS) -lcmocka $(4) -o $$@
+# (only the tests that link it wait for it: the others start building at once)
+$(addprefix $(2)/,$(filter-out $(OWN_IMPL_TESTS),$(TESTS))): $(2)/impl.o
+# A test compiled, not linked, unoptimized (CLANG_RUN_LATER)
+$(2)/%.o: tests/%.c ecs_sched.h $(TEST_HEADERS)
+	@mkdir -p $$(@D)
+	$(1) $(3) -O0 -I. $(STB_CFLAGS) -c $$< -o $$@
 endef
 # The tests build the optional parts too: JSON files (ECS_SCHED_JSON, cJSON), the trace
 # (ECS_SCHED_TRACE) and language drivers with the native one (ECS_SCHED_NATIVE_SCRIPTS).
@@ -446,10 +485,13 @@ $(COMPILE)/$(1)/two_tu: tests/compile/two_tu_main.c tests/compile/two_tu_impl.c 
 	@mkdir -p $$(@D)
 	$(1) $(STRICT) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) $$(filter %.c,$$^) $(STB_LIBS) -o $$@
 
+# One compile serves three checks: the implementation optimized, the object the configuration
+# mismatch check links against (CONFIG_FLAGS), and gcc's strictest aliasing warning
+# (check-strict-aliasing, IMPL_O2_WARNINGS): none of their flags changes what another warns.
 $(COMPILE)/$(1)/impl_o2.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $$(@D)
-	@echo "== $(1): the implementation optimized (-O2 -Werror)"
-	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
+	@echo "== $(1): the implementation optimized (-O2 -Werror$$(foreach w,$$(IMPL_O2_WARNINGS_$(1)), $$(w)))"
+	$(1) $(STRICT) $(CONFIG_FLAGS) $$(IMPL_O2_WARNINGS_$(1)) -I. $(STB_CFLAGS) -c $$< -o $$@
 
 # Examples compiled whole, one after another, into one stamp-like object (the last one
 # compiled): those of O3_EXAMPLES, or every one (examples_o3_all_c99.o).
@@ -598,11 +640,10 @@ $(COMPILE)/$(1)/stb_routed: tests/compile/stb_routed.c ecs_sched.h
 # macro of the list changed (CONFIG_OTHERS), so that only that macro disagrees. Against an implementation
 # with the same values it links and runs.
 $(COMPILE)/$(1)/config_mismatch.ok: tests/compile/config_mismatch.c tests/compile/two_tu_impl.c \
-                                    ecs_sched.h
+                                    ecs_sched.h $(COMPILE)/$(1)/impl_o2.o
 	@mkdir -p $$(@D)
 	@echo "== $(1): $(CHECK_config_mismatch)"
-	@$(1) $(STRICT) $(CONFIG_FLAGS) -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c \
-	  -o $$(@D)/config_impl_default.o
+	@cp $(COMPILE)/$(1)/impl_o2.o $$(@D)/config_impl_default.o
 	@$(1) $(STRICT) $(CONFIG_FLAGS) -DECS_SCHED_MAX_REFS=2 -I. $(STB_CFLAGS) \
 	  -c tests/compile/two_tu_impl.c -o $$(@D)/config_impl_refs_2.o
 	@set -e; for case in MAX_REFS=2:default $(addsuffix :refs_2,$(CONFIG_OTHERS)); do \
@@ -633,16 +674,13 @@ CONFIG_OTHERS := $(addsuffix =3,$(filter-out MAX_REFS,$(CONFIG_MACROS)))
 $(foreach c,$(COMPILERS),$(eval $(call compile_checks,$(c),$(CXX_$(c)))))
 
 # The implementation under gcc's strictest (and noisiest) aliasing warning, as C99 and as C11
-# with threads: no type punning through incompatible pointers, e.g. void **.
-STRICT_ALIASING := $(COMPILE)/gcc/impl_o2_strict_aliasing_c99.o \
+# with threads: no type punning through incompatible pointers, e.g. void **. (The C99 one is
+# gcc's impl_o2.o, built with the warning.)
+IMPL_O2_WARNINGS_gcc := -Wstrict-aliasing=1
+STRICT_ALIASING := $(COMPILE)/gcc/impl_o2.o \
                    $(COMPILE)/gcc/impl_o2_strict_aliasing_c11_threads.o
 
 check-strict-aliasing: $(STRICT_ALIASING)
-
-$(COMPILE)/gcc/impl_o2_strict_aliasing_c99.o: tests/compile/two_tu_impl.c ecs_sched.h
-	@mkdir -p $(@D)
-	@echo "== gcc: the implementation, -O2 -Wstrict-aliasing=1 -Werror (C99)"
-	gcc $(STRICT) -O2 -Wstrict-aliasing=1 -I. $(STB_CFLAGS) -c $< -o $@
 
 $(COMPILE)/gcc/impl_o2_strict_aliasing_c11_threads.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $(@D)
@@ -701,9 +739,22 @@ check-doc: ecs_sched.h
 # The corpus grows in build/fuzz/corpus, never in the repository.
 FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-$(BUILD)/fuzz/fuzz_json: tests/fuzz/fuzz_json.c ecs_sched.h
+# The fuzz targets share one implementation object, with the JSON files and the Lua driver
+# (FUZZ_LUA's flavour), instrumented for coverage; each target's file leaves it out
+# (-DECS_SCHED__IMPLEMENTED, the header's guard against a second copy).
+FUZZ_LUA ?= lua54
+FUZZ_LUA_CFLAGS = $$(pkg-config --cflags $(LUA_PACKAGE_$(FUZZ_LUA)))
+FUZZ_LIBS = $(STB_LIBS) -lcjson $$(pkg-config --libs $(LUA_PACKAGE_$(FUZZ_LUA))) -lm
+
+$(BUILD)/fuzz/impl.o: tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $(@D)
+	clang $(subst fuzzer,fuzzer-no-link,$(FUZZ_FLAGS)) -DECS_SCHED_JSON -DECS_SCHED_LUA -I. \
+	  $(STB_CFLAGS) $(FUZZ_LUA_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/fuzz_json: tests/fuzz/fuzz_json.c ecs_sched.h $(BUILD)/fuzz/impl.o
 	@mkdir -p $(@D)/corpus
-	clang $(FUZZ_FLAGS) -I. $(STB_CFLAGS) $< $(STB_LIBS) -lcjson -o $@
+	clang $(FUZZ_FLAGS) -DECS_SCHED__IMPLEMENTED -I. $(STB_CFLAGS) $< $(BUILD)/fuzz/impl.o \
+	  $(FUZZ_LIBS) -o $@
 
 fuzz-smoke: $(BUILD)/fuzz/fuzz_json
 	@cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
@@ -728,6 +779,28 @@ fuzz-remote-smoke: $(BUILD)/fuzz/fuzz_remote
 fuzz-remote: $(BUILD)/fuzz/fuzz_remote
 	@cp tests/fuzz/remote_corpus/* $(BUILD)/fuzz/remote_corpus/
 	./$< -max_total_time=600 -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/remote_corpus
+
+# The Lua driver under libFuzzer: a script's text loaded, run, reloaded and unloaded
+# (tests/fuzz/fuzz_lua_script.c), built against Lua 5.4, whose states allocate through the
+# world's allocator, where ASan sees them (make FUZZ_LUA=luajit builds against LuaJIT, after
+# make clean). fuzz-lua-smoke runs a fixed number of inputs from the seeds in
+# tests/fuzz/lua_corpus (part of make test); fuzz-lua runs ten minutes. The corpus grows in
+# build/fuzz-lua/corpus.
+FUZZ_LUA_SMOKE_RUNS := 10000
+FUZZ_LUA_RUN := -max_len=2048 -timeout=10 -artifact_prefix=$(BUILD)/fuzz-lua/
+
+$(BUILD)/fuzz-lua/fuzz_lua_script: tests/fuzz/fuzz_lua_script.c ecs_sched.h $(BUILD)/fuzz/impl.o
+	@mkdir -p $(@D)/corpus
+	clang $(FUZZ_FLAGS) -DECS_SCHED__IMPLEMENTED -I. $(STB_CFLAGS) $(FUZZ_LUA_CFLAGS) $< \
+	  $(BUILD)/fuzz/impl.o $(FUZZ_LIBS) -o $@
+
+fuzz-lua-smoke: $(BUILD)/fuzz-lua/fuzz_lua_script
+	@cp tests/fuzz/lua_corpus/* $(BUILD)/fuzz-lua/corpus/
+	./$< -runs=$(FUZZ_LUA_SMOKE_RUNS) -seed=1 $(FUZZ_LUA_RUN) $(BUILD)/fuzz-lua/corpus
+
+fuzz-lua: $(BUILD)/fuzz-lua/fuzz_lua_script
+	@cp tests/fuzz/lua_corpus/* $(BUILD)/fuzz-lua/corpus/
+	./$< -max_total_time=600 $(FUZZ_LUA_RUN) $(BUILD)/fuzz-lua/corpus
 
 # ---- examples ----
 
@@ -824,7 +897,8 @@ manual-check: ecs_sched.h $(BUILD)/gcc/impl.o $(BUILD)/gcc-mt/impl.o
 
 # Every program and object the tests need (after the lists above: a rule's prerequisites are
 # read where it stands); running them is left to unit, compile-checks, examples-check...
-test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) $(LUA_BINARIES) \
+test-binaries: $(filter-out $(CLANG_RUN_LATER),$(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES)) \
+               $(addsuffix .o,$(CLANG_RUN_LATER)) $(LUA_BINARIES) \
                $(COMPILE_BUILDS) $(EXAMPLE_BUILDS) $(CXX_EXAMPLE_BUILDS)
 
 # ---- benchmarks ----

@@ -1,0 +1,1 @@
+ecs.component{ name = "Odd", fields = { {"a", "i32"}, {"a", "nope"} } }

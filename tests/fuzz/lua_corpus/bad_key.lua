@@ -1,0 +1,1 @@
+ecs.system{ name = "x", colour = "red", run = 3 }

@@ -1,0 +1,1 @@
+ecs.observer{ name = "o", event = "explode", component = "Nothing", run = function() end }

@@ -1,0 +1,1 @@
+ecs.system{ name = "q", query = "Position,, [out", run = function() end }

@@ -1,0 +1,3 @@
+ecs.system{ name = "broken", run = function(it)
+    for row in it:rows( do end
+end
