@@ -248,6 +248,27 @@ $(LUA_RUNS): %.run: %
 	@echo "== $<"
 	@./$<
 
+# The same tests with threads under ThreadSanitizer (Lua 5.4; the Lua library itself is not
+# instrumented, the driver is): a script's systems take turns on its Lua state while the
+# systems of another script run beside them. And clang's warnings on both flavours (as
+# errors; no code generated: gcc's builds above run the tests).
+LUA_TSAN := $(BUILD)/lua/test_lua_scripts_lua54_tsan
+LUA_CLANG_CHECKS := $(addprefix $(BUILD)/lua/clang_checked_,$(LUA_FLAVOURS))
+$(LUA_TSAN): tests/test_lua_scripts.c ecs_sched.h $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	gcc $(THREADED) $(TSAN) -DECS_SCHED_LUA -I. $(STB_CFLAGS) $$(pkg-config --cflags lua5.4) \
+	  $< $(STB_LIBS) $$(pkg-config --libs lua5.4) -lcmocka -lm -lpthread -o $@
+$(LUA_CLANG_CHECKS): $(BUILD)/lua/clang_checked_%: tests/test_lua_scripts.c ecs_sched.h $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	clang $(STRICT) -fsyntax-only -DECS_SCHED_LUA -I. $(STB_CFLAGS) \
+	  $$(pkg-config --cflags $(LUA_PACKAGE_$*)) $<
+	@touch $@
+LUA_RUNS += $(LUA_TSAN).run $(LUA_CLANG_CHECKS)
+.PHONY: $(LUA_TSAN).run
+$(LUA_TSAN).run: $(LUA_TSAN)
+	@echo "== $<"
+	@./$<
+
 unit-threads: $(THREADS_RUNS)
 
 unit-tsan: $(TSAN_RUNS)
