@@ -62,7 +62,7 @@ TESTS     := $(filter-out test_lua_scripts,$(basename $(notdir $(wildcard tests/
 TEST_HEADERS := $(wildcard tests/*.h)
 # The tests whose point is threads; the rest run threaded under ASan+UBSan only.
 TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c tests/test_trace.c tests/test_delayed_commands.c tests/test_sparse.c tests/test_remote.c)))
-SOURCES   := $(wildcard src/*.h src/doc/*.txt) tools/amalgamate.py
+SOURCES   := $(wildcard src/*.h src/*.html src/doc/*.txt) tools/amalgamate.py
 
 export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
