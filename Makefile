@@ -4,7 +4,8 @@
 #   make test                   the whole suite: gcc and clang under ASan+UBSan, with threads
 #                               (gcc) and the threaded tests under TSan (both), compile checks,
 #                               the examples (gcc, clang, tcc), modules, layers, doc block,
-#                               aliasing, the manual, a short fuzzing run of the JSON loader
+#                               aliasing, the manual, a short fuzzing run of the JSON loader,
+#                               the explorer page in a browser
 #   make test-all               make test, clang's threaded ASan+UBSan tests and
 #                               compile-checks-all (what make test leaves out for time)
 #   make deps                   install the missing Debian packages (elsewhere: list them)
@@ -17,6 +18,8 @@
 #   make compile-checks-all     the same, and every example optimized by clang as well
 #   make examples-check         every examples/*.c built by gcc and clang under the sanitizers
 #                               and by tcc, run, outputs compared
+#   make browser-test           the explorer page (examples/remote.c) in headless Chromium
+#                               (puppeteer-core from npm, into build/browser; in make test)
 #   make check-strict-aliasing  the implementation by gcc -O2 -Wstrict-aliasing=1 -Werror
 #   make check-modules          each src/ module parses on its own (what an editor sees)
 #   make check-layers           each src/ module uses only what the modules before it define
@@ -71,7 +74,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 # A recipe that fails leaves no target behind (no half-written output, no stamp).
 .DELETE_ON_ERROR:
 
-.PHONY: all deps example main-examples examples-check graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
+.PHONY: all deps example main-examples examples-check browser-test graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
         soak \
         compile-checks-all \
         compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
@@ -107,6 +110,12 @@ EXAMPLE_LIBS  := -lcjson -ldl -rdynamic
 # asked of pkg-config when the recipe runs (after make example installed LuaJIT).
 SCRIPTED_BUILDS := $(BUILD)/scripted $(foreach c,gcc clang tcc gcc-threads,$(BUILD)/examples/$(c)/scripted)
 $(SCRIPTED_BUILDS): EXAMPLE_EXTRA = $$(pkg-config --cflags --libs luajit)
+# remote.c serves the remote protocol (ECS_SCHED_REMOTE): its builds add libmicrohttpd and
+# threads; examples-check runs it for 30 frames on a free port (it would otherwise serve
+# until interrupted).
+REMOTE_BUILDS := $(foreach c,gcc clang tcc gcc-threads,$(BUILD)/examples/$(c)/remote)
+$(REMOTE_BUILDS): EXAMPLE_EXTRA = $$(pkg-config --cflags --libs libmicrohttpd) -lpthread
+$(addsuffix .out,$(REMOTE_BUILDS)): EXAMPLE_ARGS = 30 0
 
 example:
 	@sh tools/install_deps.sh example
@@ -153,6 +162,7 @@ test: deps
 	  fuzz-smoke graphs check-doc check-modules check-strict-aliasing check-layers manual-check \
 	  test-binaries
 	$(MAKE) -j1 $(TIMED_THREADED_RUNS)
+	$(MAKE) browser-test
 	@echo "all tests passed"
 
 # make test, and what it leaves out to keep its time down: the threaded tests built by clang
@@ -737,7 +747,7 @@ examples-check: $(addprefix $(BUILD)/examples/,$(addsuffix .same,$(EXAMPLES)))
 # the implementation's hooks compiles its own (EXAMPLES_OWN_IMPL), and tcc, which takes a
 # moment for it, compiles every example whole. (compile-checks builds every example whole,
 # optimized.)
-EXAMPLES_OWN_IMPL := tour_commands hot_reload scripted
+EXAMPLES_OWN_IMPL := tour_commands hot_reload scripted remote
 example_impl = $(if $(filter $(1),$(EXAMPLES_OWN_IMPL)),,-DECS_SCHED__IMPLEMENTED $(2))
 
 # $(1): the build's name, $(2): its compiler, $(3): its flags, $(4): its libraries.
@@ -759,7 +769,7 @@ $(BUILD)/examples/tcc/%: examples/%.c ecs_sched.h
 
 $(BUILD)/examples/%.out: $(BUILD)/examples/%
 	@echo "== $(*D): examples/$(*F)"
-	./$< > $@
+	./$< $(EXAMPLE_ARGS) > $@
 
 $(BUILD)/examples/%.same: $(foreach c,$(EXAMPLE_CCS),$(BUILD)/examples/$(c)/%.out)
 	cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/clang/$*.out
@@ -788,6 +798,23 @@ $(BUILD)/examples/%.cxx-same: $(foreach c,$(CXX_EXAMPLE_CCS),$(BUILD)/examples/$
                               $(BUILD)/examples/gcc/%.out
 	@set -e; for c in $(CXX_EXAMPLE_CCS); do cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/$$c/$*.out; done
 	@touch $@
+
+# ---- the explorer page in a browser ----
+
+# The explorer page (src/remote_page.html, served by examples/remote.c) in Debian's headless
+# Chromium, driven by puppeteer-core from npm (the version pinned in tests/browser/package.json
+# and its lock file), installed into build/browser; node's test runner runs
+# tests/browser/*.test.js. SCREENSHOT=docs/images/explorer.png also saves the page there.
+BROWSER_MODULES := $(BUILD)/browser/node_modules/.installed
+
+$(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json
+	@mkdir -p $(BUILD)/browser
+	cp tests/browser/package.json tests/browser/package-lock.json $(BUILD)/browser/
+	cd $(BUILD)/browser && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+browser-test: $(BROWSER_MODULES) $(BUILD)/examples/gcc/remote
+	REMOTE_EXAMPLE=$(BUILD)/examples/gcc/remote node --test tests/browser/
 
 # ---- the manual ----
 

@@ -1919,7 +1919,9 @@
      world.remove_components, world.despawn_entity, world.reparent_entities,
      world.list_components, world.mutate_components, world.get_resources,
      world.insert_resources, world.remove_resources, world.mutate_resources,
-     world.list_resources, world.trigger_event (an event: ecs_sched_emit), world.write_message.
+     world.list_resources, world.trigger_event (an event: ecs_sched_emit), world.write_message;
+     and this library's ecs_sched.names (the named entities and their names: names are no
+     component here).
      docs/remote.md has one example of each. Components are named as registered; values are
      the JSON files' values (see JSON FILES) but for two things: an entity, in parameters,
      results and entity members alike, is its handle as a number (Bevy's Entity::to_bits), and
@@ -1936,7 +1938,11 @@
 
      Safe by default: 127.0.0.1 only (desc.address to change it), port 15702 (desc.port;
      ECS_SCHED_REMOTE_ANY_PORT picks a free one, ecs_sched_remote_port says which), POST only
-     (else 405). desc.token: requests need "Authorization: Bearer <token>" (else 401).
+     (else 405), but for GET / : the explorer, a web page in the header that shows the entity
+     tree, components and resources and edits them, speaking only the protocol (open
+     http://127.0.0.1:15702/, with ?token=... when there is one; desc.no_page leaves it out).
+     It holds no data of the world, so it is served without the token.
+     desc.token: requests need "Authorization: Bearer <token>" (else 401).
      desc.read_only: the methods that change the world are not available (-32601, and
      rpc.discover leaves them out). desc.max_request_bytes (default 1 MiB): a longer body is
      refused (HTTP 413; -32600 through ecs_sched_remote_handle). Destroy the remote

@@ -18,7 +18,8 @@ const root = path.resolve(__dirname, "..", "..");
 const puppeteer = require(process.env.PUPPETEER_CORE ||
   path.join(root, "build", "browser", "node_modules", "puppeteer-core"));
 const example = process.env.REMOTE_EXAMPLE || path.join(root, "build", "examples", "gcc", "remote");
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
+const chromium = process.env.CHROMIUM ||
+  ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p)) || "/usr/bin/chromium";
 const NAMES = ["ship", "turret_left", "turret_right", "barrel", "asteroid_a", "asteroid_b"];
 
 let game, gameOutput = "", url, browser, page;
