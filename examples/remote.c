@@ -7,8 +7,9 @@
    moves what has a Velocity, and counts the frames in a resource. The game runs until
    interrupted (Ctrl-C), or for the number of frames given:
 
-       ./remote [frames [port]]      frames 0: until interrupted; port 0: a free one (printed
-                                     on stderr), default 15702
+       ./remote [frames [port [token]]]   frames 0: until interrupted; port 0: a free one
+                                          (printed on stderr), default 15702; a token: the
+                                          page is then http://127.0.0.1:15702/?token=<token>
 
    Build and run from the repository root (the header; stb_ds.h from libstb-dev, cJSON from
    libcjson-dev, libmicrohttpd from libmicrohttpd-dev):
@@ -114,7 +115,8 @@ int main(int argc, char **argv) {
     int32_t port = argc > 2 ? atoi(argv[2]) : ECS_SCHED_REMOTE_PORT;
     ecs_sched_app *app = ecs_sched_app_create(NULL);
     ecs_sched_world *w = ecs_sched_app_world(app);
-    ecs_sched_remote_desc remote_desc = {.port = port ? port : ECS_SCHED_REMOTE_ANY_PORT};
+    ecs_sched_remote_desc remote_desc = {.port = port ? port : ECS_SCHED_REMOTE_ANY_PORT,
+                                         .token = argc > 3 ? argv[3] : NULL};
     ecs_sched_remote *remote;
     ecs_sched_result r;
     char path[64];

@@ -22,18 +22,19 @@ const chromium = process.env.CHROMIUM ||
   ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p)) || "/usr/bin/chromium";
 const NAMES = ["ship", "turret_left", "turret_right", "barrel", "asteroid_a", "asteroid_b"];
 
-let game, gameOutput = "", url, browser, page;
+let games = [], game, gameOutput = "", url, browser, page;
 
 // Starts the game on a free port; resolves with the explorer's address, read from its stderr.
-function startGame() {
+function startGame(...extra) {
   return new Promise((resolve, reject) => {
-    game = spawn(example, ["3000", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const game = spawn(example, ["3000", "0", ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+    games.push(game);
     let err = "";
     game.stdout.on("data", (d) => { gameOutput += d; });
     game.stderr.on("data", (d) => {
       err += d;
       const m = /explorer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(err);
-      if (m) resolve(m[1]);
+      if (m) resolve({ game, url: m[1] });
     });
     game.on("error", reject);
     game.on("exit", (code) => reject(new Error(`${example} exited (${code}) before serving: ${err}`)));
@@ -65,7 +66,7 @@ function treeLabels() {
 }
 
 before(async () => {
-  url = await startGame();
+  ({ game, url } = await startGame());
   browser = await puppeteer.launch({
     executablePath: chromium,
     headless: true,
@@ -81,6 +82,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
+  for (const g of games) if (g !== game && g.exitCode === null) g.kill("SIGINT");
   if (game && game.exitCode === null) {
     const exited = new Promise((resolve) => game.on("exit", (code) => resolve(code)));
     game.kill("SIGINT");   // the game stops after its frame, and cleans up
@@ -134,3 +136,15 @@ test("a field edited in the page reaches the world", async () => {
   }
   assert.equal(hp, 42);
 });
+
+test("opened with ?token=..., the page sends the token; the server refuses requests without it", async () => {
+  const secured = await startGame("s3cret");
+  const refused = await fetch(secured.url, { method: "POST", body: '{"jsonrpc": "2.0", "method": "rpc.discover"}' });
+  assert.equal(refused.status, 401);
+  const other = await browser.newPage();
+  await other.goto(secured.url + "?token=s3cret", { waitUntil: "load" });
+  await other.waitForFunction(() => [...document.querySelectorAll("#tree .node .label")]
+    .some((l) => l.textContent === "asteroid_b"), { timeout: 10000 });
+  await other.close();
+});
+
