@@ -814,7 +814,7 @@ $(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json
 	@touch $@
 
 browser-test: $(BROWSER_MODULES) $(BUILD)/examples/gcc/remote
-	REMOTE_EXAMPLE=$(BUILD)/examples/gcc/remote node --test tests/browser/
+	REMOTE_EXAMPLE=$(BUILD)/examples/gcc/remote node --test $(wildcard tests/browser/*.test.js)
 
 # ---- the manual ----
 
