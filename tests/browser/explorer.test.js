@@ -137,6 +137,13 @@ test("a field edited in the page reaches the world", async () => {
   assert.equal(hp, 42);
 });
 
+test("the page follows the world: a change made elsewhere shows at its next refresh", async () => {
+  const ship = await entityNamed("ship");
+  const field = '#components [data-component="Health"] input[data-path=".max"]';
+  await rpc("world.mutate_components", { entity: ship, component: "Health", path: ".max", value: 250 });
+  await page.waitForFunction((f) => document.querySelector(f).value === "250", { timeout: 5000 }, field);
+});
+
 test("opened with ?token=..., the page sends the token; the server refuses requests without it", async () => {
   const secured = await startGame("s3cret");
   const refused = await fetch(secured.url, { method: "POST", body: '{"jsonrpc": "2.0", "method": "rpc.discover"}' });
