@@ -5,7 +5,7 @@
 #                               (gcc) and the threaded tests under TSan (both), compile checks,
 #                               the examples (gcc, clang, tcc), modules, layers, doc block,
 #                               aliasing, the manual, short fuzzing runs of the JSON loader and
-#                               the Lua driver
+#                               the Lua driver, the explorer page in a browser
 #   make test-all               make test, clang's threaded ASan+UBSan tests, the runs of
 #                               clang's builds of test_oom, test_parallel_adaptive (and under
 #                               TSan test_pool), which make test only compiles, and
@@ -20,6 +20,8 @@
 #   make compile-checks-all     the same, and every example optimized by clang as well
 #   make examples-check         every examples/*.c built by gcc and clang under the sanitizers
 #                               and by tcc, run, outputs compared
+#   make browser-test           the explorer page (examples/remote.c) in headless Chromium
+#                               (puppeteer-core from npm, into build/browser; in make test)
 #   make check-strict-aliasing  the implementation by gcc -O2 -Wstrict-aliasing=1 -Werror
 #   make check-modules          each src/ module parses on its own (what an editor sees)
 #   make check-layers           each src/ module uses only what the modules before it define
@@ -69,7 +71,7 @@ TESTS     := $(filter-out test_lua_scripts,$(basename $(notdir $(wildcard tests/
 TEST_HEADERS := $(wildcard tests/*.h)
 # The tests whose point is threads; the rest run threaded under ASan+UBSan only.
 TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c tests/test_trace.c tests/test_delayed_commands.c tests/test_sparse.c tests/test_remote.c)))
-SOURCES   := $(wildcard src/*.h src/doc/*.txt) tools/amalgamate.py
+SOURCES   := $(wildcard src/*.h src/*.html src/doc/*.txt) tools/amalgamate.py
 
 export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
@@ -78,7 +80,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 # A recipe that fails leaves no target behind (no half-written output, no stamp).
 .DELETE_ON_ERROR:
 
-.PHONY: all deps example main-examples examples-check graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke fuzz-remote fuzz-remote-smoke \
+.PHONY: all deps example main-examples examples-check browser-test graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke fuzz-remote fuzz-remote-smoke \
         soak \
         compile-checks-all \
         compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
@@ -114,6 +116,12 @@ EXAMPLE_LIBS  := -lcjson -ldl -rdynamic
 # asked of pkg-config when the recipe runs (after make example installed LuaJIT).
 SCRIPTED_BUILDS := $(BUILD)/scripted $(foreach c,gcc clang tcc gcc-threads,$(BUILD)/examples/$(c)/scripted)
 $(SCRIPTED_BUILDS): EXAMPLE_EXTRA = $$(pkg-config --cflags --libs luajit)
+# remote.c serves the remote protocol (ECS_SCHED_REMOTE): its builds add libmicrohttpd and
+# threads; examples-check runs it for 30 frames on a free port (it would otherwise serve
+# until interrupted).
+REMOTE_BUILDS := $(foreach c,gcc clang tcc gcc-threads,$(BUILD)/examples/$(c)/remote)
+$(REMOTE_BUILDS): EXAMPLE_EXTRA = $$(pkg-config --cflags --libs libmicrohttpd) -lpthread
+$(addsuffix .out,$(REMOTE_BUILDS)): EXAMPLE_ARGS = 30 0
 
 example:
 	@sh tools/install_deps.sh example
@@ -158,6 +166,7 @@ PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 test: deps
 	$(MAKE) $(PARALLEL) -Otarget test-jobs
 	$(MAKE) -j1 $(filter-out $(CLANG_RUN_LATER_RUNS),$(TIMED_THREADED_RUNS))
+	$(MAKE) browser-test
 	@echo "all tests passed"
 
 # make, given many goals, starts each round every job it can before it comes back to the first
@@ -847,7 +856,7 @@ examples-check: $(addprefix $(BUILD)/examples/,$(addsuffix .same,$(EXAMPLES)))
 # the implementation's hooks compiles its own (EXAMPLES_OWN_IMPL), and tcc, which takes a
 # moment for it, compiles every example whole. (compile-checks builds every example whole,
 # optimized.)
-EXAMPLES_OWN_IMPL := tour_commands hot_reload scripted
+EXAMPLES_OWN_IMPL := tour_commands hot_reload scripted remote
 example_impl = $(if $(filter $(1),$(EXAMPLES_OWN_IMPL)),,-DECS_SCHED__IMPLEMENTED $(2))
 
 # $(1): the build's name, $(2): its compiler, $(3): its flags, $(4): its libraries.
@@ -869,7 +878,7 @@ $(BUILD)/examples/tcc/%: examples/%.c ecs_sched.h
 
 $(BUILD)/examples/%.out: $(BUILD)/examples/%
 	@echo "== $(*D): examples/$(*F)"
-	./$< > $@
+	./$< $(EXAMPLE_ARGS) > $@
 
 $(BUILD)/examples/%.same: $(foreach c,$(EXAMPLE_CCS),$(BUILD)/examples/$(c)/%.out)
 	cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/clang/$*.out
@@ -898,6 +907,23 @@ $(BUILD)/examples/%.cxx-same: $(foreach c,$(CXX_EXAMPLE_CCS),$(BUILD)/examples/$
                               $(BUILD)/examples/gcc/%.out
 	@set -e; for c in $(CXX_EXAMPLE_CCS); do cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/$$c/$*.out; done
 	@touch $@
+
+# ---- the explorer page in a browser ----
+
+# The explorer page (src/remote_page.html, served by examples/remote.c) in Debian's headless
+# Chromium, driven by puppeteer-core from npm (the version pinned in tests/browser/package.json
+# and its lock file), installed into build/browser; node's test runner runs
+# tests/browser/*.test.js. SCREENSHOT=docs/images/explorer.png also saves the page there.
+BROWSER_MODULES := $(BUILD)/browser/node_modules/.installed
+
+$(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json
+	@mkdir -p $(BUILD)/browser
+	cp tests/browser/package.json tests/browser/package-lock.json $(BUILD)/browser/
+	cd $(BUILD)/browser && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+browser-test: $(BROWSER_MODULES) $(BUILD)/examples/gcc/remote
+	REMOTE_EXAMPLE=$(BUILD)/examples/gcc/remote node --test $(wildcard tests/browser/*.test.js)
 
 # ---- the manual ----
 

@@ -1919,11 +1919,12 @@
      world.remove_components, world.despawn_entity, world.reparent_entities,
      world.list_components, world.mutate_components, world.get_resources,
      world.insert_resources, world.remove_resources, world.mutate_resources,
-     world.list_resources, world.trigger_event (an event: ecs_sched_emit), world.write_message.
-     world.get_components+watch and world.query+watch (over HTTP the response stays open and
-     sends a response line per frame in which what they read changed, compared by value; the
-     polls read the world, the server's threads only send). docs/remote.md has one example of
-     each. Components are named as registered; values are
+     world.list_resources, world.trigger_event (an event: ecs_sched_emit), world.write_message;
+     and this library's ecs_sched.names (the named entities and their names: names are no
+     component here). world.get_components+watch and world.query+watch (over HTTP the
+     response stays open and sends a response line per frame in which what they read
+     changed, compared by value; the polls read the world, the server's threads only send).
+     docs/remote.md has one example of each. Components are named as registered; values are
      the JSON files' values (see JSON FILES) but for two things: an entity, in parameters,
      results and entity members alike, is its handle as a number (Bevy's Entity::to_bits), and
      a tag's value is {}. ChildOf reads as the parent's handle.
@@ -1949,7 +1950,11 @@
 
      Safe by default: 127.0.0.1 only (desc.address to change it), port 15702 (desc.port;
      ECS_SCHED_REMOTE_ANY_PORT picks a free one, ecs_sched_remote_port says which), POST only
-     (else 405). desc.token: requests need "Authorization: Bearer <token>" (else 401).
+     (else 405), but for GET / : the explorer, a web page in the header that shows the entity
+     tree, components and resources and edits them, speaking only the protocol (open
+     http://127.0.0.1:15702/, with ?token=... when there is one; desc.no_page leaves it out).
+     It holds no data of the world, so it is served without the token.
+     desc.token: requests need "Authorization: Bearer <token>" (else 401).
      desc.read_only: the methods that change the world are not available (-32601, and
      rpc.discover leaves them out). desc.max_request_bytes (default 1 MiB): a longer body is
      refused (HTTP 413; -32600 through ecs_sched_remote_handle). Destroy the remote
@@ -5609,6 +5614,13 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
 #endif /* ECS_SCHED_NO_APP */
 
+/*================================ src/remote_page.h (public) ================================*/
+/* remote_page: the explorer, a web page the remote serves at "/" (GET): plain HTML, CSS and
+   JavaScript that speak the remote protocol from the browser (the entity tree, components,
+   resources, and what else the server's rpc.discover lists). Its source is
+   src/remote_page.html; the generator writes it into the header, so that the header stays the
+   only file a game needs. */
+
 /*================================== src/remote.h (public) ===================================*/
 /* remote: Bevy's remote protocol (BRP: JSON-RPC 2.0 over HTTP) served from a world, when
    ECS_SCHED_REMOTE is defined (it defines ECS_SCHED_JSON: values are the JSON files' values).
@@ -5659,6 +5671,7 @@ typedef struct ecs_sched_remote_desc {
     int32_t max_connections;      /* HTTP connections at once; 0: 16 */
     const char *schedule;         /* ecs_sched_app_add_remote: the schedule its system goes in
                                      (existing); NULL: RemoteLast, made right after Last */
+    bool no_page;                 /* no explorer page at "/" (GET): only the protocol (POST) */
 } ecs_sched_remote_desc;
 
 /* Serves the world: starts the HTTP server (unless desc->no_http). NULL on failure, with the
@@ -40071,6 +40084,549 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 }
 #endif /* ECS_SCHED_NO_APP */
 
+/*============================ src/remote_page.h (implementation) ============================*/
+#ifdef ECS_SCHED_REMOTE
+/* The page, in pieces: C99 promises string literals of 4095 characters only. */
+static const char *const ecs_sched__remote_page_pieces[] = {
+    "<!DOCTYPE html>\n"
+    "<html lang=\"en\">\n"
+    "<head>\n"
+    "<meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    "<title>ecs_sched explorer</title>\n"
+    "<!-- The explorer of ecs_sched.h's remote protocol. Served by the game itself (GET /); it\n"
+    "     speaks only the protocol: JSON-RPC 2.0 POSTed to the page's own origin, with the token\n"
+    "     given as ?token=... in the page's address. Nothing is fetched from anywhere else. -->\n"
+    "<style>\n"
+    ":root { --bg: #14171c; --panel: #1c2027; --line: #2c323c; --text: #d8dee9; --dim: #8a93a3;\n"
+    "        --accent: #6cb6ff; --sel: #253450; --bad: #ff7b72; --good: #7ee787; }\n"
+    "* { box-sizing: border-box; }\n"
+    "body { margin: 0; background: var(--bg); color: var(--text);\n"
+    "       font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; }\n"
+    "header { display: flex; gap: 10px; align-items: center; padding: 8px 12px;\n"
+    "         border-bottom: 1px solid var(--line); background: var(--panel); }\n"
+    "header h1 { font-size: 15px; margin: 0 12px 0 0; font-weight: 600; }\n"
+    "header .grow { flex: 1; }\n"
+    "input, textarea, button, select { font: inherit; color: var(--text); background: var(--bg);\n"
+    "       border: 1px solid var(--line); border-radius: 4px; padding: 3px 6px; }\n"
+    "button { cursor: pointer; background: #2a3140; }\n"
+    "button:hover { border-color: var(--accent); }\n"
+    "#status { color: var(--dim); white-space: nowrap; overflow: hidden; text-overflow: ellipsis;\n"
+    "          max-width: 40vw; }\n"
+    "#status.bad { color: var(--bad); }\n"
+    "main { display: grid; grid-template-columns: minmax(220px, 1fr) minmax(320px, 1.6fr) minmax(260px, 1.2fr);\n"
+    "       height: calc(100vh - 45px); }\n"
+    "section { border-right: 1px solid var(--line); overflow: auto; padding: 8px 10px; }\n"
+    "section:last-child { border-right: 0; }\n"
+    "h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--dim);\n"
+    "     margin: 6px 0 8px; font-weight: 600; }\n"
+    "#search { width: 100%; margin-bottom: 6px; }\n"
+    "ul.tree { list-style: none; margin: 0; padding-left: 14px; }\n"
+    "#tree > ul.tree { padding-left: 0; }\n",
+    ".node { display: flex; align-items: center; gap: 4px; padding: 1px 4px; border-radius: 3px;\n"
+    "        cursor: pointer; white-space: nowrap; }\n"
+    ".node:hover { background: #222937; }\n"
+    ".node.selected { background: var(--sel); }\n"
+    ".node .toggle { width: 12px; color: var(--dim); text-align: center; }\n"
+    ".node .id { color: var(--dim); font-size: 11px; }\n"
+    ".node.match .label { color: var(--accent); }\n"
+    ".card { background: var(--panel); border: 1px solid var(--line); border-radius: 6px;\n"
+    "        margin-bottom: 8px; }\n"
+    ".card > .title { display: flex; align-items: center; gap: 6px; padding: 4px 8px;\n"
+    "                 border-bottom: 1px solid var(--line); font-weight: 600; }\n"
+    ".card > .title .grow { flex: 1; }\n"
+    ".card > .title button { padding: 0 6px; font-size: 11px; }\n"
+    ".card > .body { padding: 6px 8px; }\n"
+    "table.value { border-collapse: collapse; width: 100%; }\n"
+    "table.value td { padding: 1px 4px; vertical-align: top; }\n"
+    "table.value td.key { color: var(--dim); width: 1%; white-space: nowrap; }\n"
+    "table.value input[type=text] { width: 100%; min-width: 60px; }\n"
+    ".unit { color: var(--dim); font-style: italic; }\n"
+    "textarea { width: 100%; min-height: 80px; font-family: ui-monospace, monospace; font-size: 12px; }\n"
+    "pre { margin: 0; font-family: ui-monospace, monospace; font-size: 12px; white-space: pre-wrap;\n"
+    "      word-break: break-word; }\n"
+    ".err { color: var(--bad); }\n"
+    ".muted { color: var(--dim); }\n"
+    ".row { display: flex; gap: 6px; align-items: center; margin: 4px 0; }\n"
+    "[hidden] { display: none !important; }\n"
+    "</style>\n"
+    "</head>\n"
+    "<body>\n"
+    "<header>\n"
+    "  <h1>ecs_sched explorer</h1>\n"
+    "  <span id=\"server\" class=\"muted\"></span>\n"
+    "  <span class=\"grow\"></span>\n"
+    "  <span id=\"status\">connecting...</span>\n"
+    "  <label><input type=\"checkbox\" id=\"auto\" checked> every second</label>\n"
+    "  <button id=\"refresh\" title=\"ask the game again now\">Refresh</button>\n"
+    "</header>\n"
+    "<main>\n"
+    "  <section id=\"entities\">\n"
+    "    <h2>Entities <span id=\"count\" class=\"muted\"></span></h2>\n"
+    "    <input id=\"search\" type=\"search\" placeholder=\"search by name or #index\" autocomplete=\"off\">\n",
+    "    <div id=\"tree\"></div>\n"
+    "  </section>\n"
+    "  <section id=\"inspector\">\n"
+    "    <h2>Components <span id=\"selected-name\" class=\"muted\"></span></h2>\n"
+    "    <div id=\"components\"><p class=\"muted\">Select an entity.</p></div>\n"
+    "  </section>\n"
+    "  <section id=\"side\">\n"
+    "    <div id=\"resources-panel\">\n"
+    "      <h2>Resources</h2>\n"
+    "      <div id=\"resources\"></div>\n"
+    "    </div>\n"
+    "    <div id=\"methods-panel\" hidden>\n"
+    "      <h2>More methods</h2>\n"
+    "      <p class=\"muted\">What else this game answers (schedules, traces, states, stepping...):\n"
+    "        call one, and tick \"watch\" to ask again at every refresh.</p>\n"
+    "      <div id=\"methods\"></div>\n"
+    "    </div>\n"
+    "  </section>\n"
+    "</main>\n"
+    "<script>\n"
+    "\"use strict\";\n"
+    "(function () {\n"
+    "  var token = new URLSearchParams(location.search).get(\"token\");\n"
+    "  var methods = {};          // name -> true, from rpc.discover\n"
+    "  var nextId = 1;\n"
+    "  var entities = {};         // key (handle as text) -> {key, handle, parent, name, children}\n"
+    "  var selected = null;       // key of the selected entity\n"
+    "  var collapsed = {};        // key -> true\n"
+    "  var busy = false;\n"
+    "  var watched = {};          // method -> {params, out}\n"
+    "  var KNOWN = [\"rpc.discover\", \"world.get_components\", \"world.query\", \"world.spawn_entity\",\n"
+    "    \"world.insert_components\", \"world.remove_components\", \"world.despawn_entity\",\n"
+    "    \"world.reparent_entities\", \"world.list_components\", \"world.mutate_components\",\n"
+    "    \"world.get_resources\", \"world.insert_resources\", \"world.remove_resources\",\n"
+    "    \"world.mutate_resources\", \"world.list_resources\", \"world.trigger_event\",\n"
+    "    \"world.write_message\", \"ecs_sched.names\"];\n"
+    "\n"
+    "  function $(id) { return document.getElementById(id); }\n"
+    "  function el(tag, attrs, children) {\n"
+    "    var e = document.createElement(tag);\n"
+    "    var k;\n"
+    "    for (k in attrs || {}) {\n"
+    "      if (k === \"text\") e.textContent = attrs[k];\n"
+    "      else if (k === \"class\") e.className = attrs[k];\n"
+    "      else if (k.slice(0, 2) === \"on\") e.addEventListener(k.slice(2), attrs[k]);\n"
+    "      else e.setAttribute(k, attrs[k]);\n"
+    "    }\n",
+    "    (children || []).forEach(function (c) { if (c) e.appendChild(c); });\n"
+    "    return e;\n"
+    "  }\n"
+    "  function status(text, bad) {\n"
+    "    var s = $(\"status\");\n"
+    "    s.textContent = text;\n"
+    "    s.className = bad ? \"bad\" : \"\";\n"
+    "    s.title = text;\n"
+    "  }\n"
+    "\n"
+    "  // ---- the protocol ----\n"
+    "  function rpc(method, params) {\n"
+    "    var body = { jsonrpc: \"2.0\", id: nextId++, method: method };\n"
+    "    var headers = { \"Content-Type\": \"application/json\" };\n"
+    "    if (params !== undefined) body.params = params;\n"
+    "    if (token) headers.Authorization = \"Bearer \" + token;\n"
+    "    return fetch(\"/\", { method: \"POST\", headers: headers, body: JSON.stringify(body) })\n"
+    "      .then(function (r) { return r.json(); })\n"
+    "      .then(function (answer) {\n"
+    "        if (answer.error) {\n"
+    "          var text = answer.error.message;\n"
+    "          if (text.indexOf(method + \":\") !== 0) text = method + \": \" + text;\n"
+    "          var e = new Error(text + \" (\" + answer.error.code + \")\");\n"
+    "          e.code = answer.error.code;\n"
+    "          throw e;\n"
+    "        }\n"
+    "        return answer.result;\n"
+    "      });\n"
+    "  }\n"
+    "  function has(method) { return methods[method] === true; }\n"
+    "\n"
+    "  // An entity's handle: index in the low 32 bits, generation in the high ones.\n"
+    "  function indexOf(handle) { return Number(BigInt(String(handle)) & 0xffffffffn); }\n"
+    "  function labelOf(ent) { return ent.name || (\"#\" + indexOf(ent.handle)); }\n"
+    "\n"
+    "  // ---- entities ----\n"
+    "  function loadTree() {\n"
+    "    var rows = rpc(\"world.query\", { data: { components: [], option: [\"ecs_sched.ChildOf\"] } });\n"
+    "    var names = has(\"ecs_sched.names\") ? rpc(\"ecs_sched.names\") : Promise.resolve([]);\n"
+    "    return Promise.all([rows, names]).then(function (got) {\n"
+    "      var next = {};\n"
+    "      got[0].forEach(function (row) {\n"
+    "        var parent = row.components && row.components[\"ecs_sched.ChildOf\"];\n"
+    "        next[String(row.entity)] = { key: String(row.entity), handle: row.entity,\n"
+    "          parent: parent === undefined || parent === null ? null : String(parent),\n"
+    "          name: null, children: [] };\n"
+    "      });\n",
+    "      got[1].forEach(function (n) { if (next[String(n.entity)]) next[String(n.entity)].name = n.name; });\n"
+    "      entities = next;\n"
+    "      Object.keys(entities).forEach(function (k) {\n"
+    "        var p = entities[k].parent;\n"
+    "        if (p !== null && entities[p]) entities[p].children.push(k);\n"
+    "      });\n"
+    "      if (selected !== null && !entities[selected]) select(null);\n"
+    "      renderTree();\n"
+    "    });\n"
+    "  }\n"
+    "  function byLabel(a, b) {\n"
+    "    var x = entities[a], y = entities[b];\n"
+    "    if (!!x.name !== !!y.name) return x.name ? -1 : 1;\n"
+    "    if (x.name && y.name && x.name !== y.name) return x.name < y.name ? -1 : 1;\n"
+    "    return indexOf(x.handle) - indexOf(y.handle);\n"
+    "  }\n"
+    "  function matches(ent, q) {\n"
+    "    return q === \"\" || labelOf(ent).toLowerCase().indexOf(q) >= 0 ||\n"
+    "      (\"#\" + indexOf(ent.handle)) === q || String(ent.handle) === q;\n"
+    "  }\n"
+    "  // Whether the entity or one of its descendants matches the search.\n"
+    "  function shown(key, q, memo) {\n"
+    "    if (key in memo) return memo[key];\n"
+    "    memo[key] = false;\n"
+    "    var ent = entities[key];\n"
+    "    var ok = matches(ent, q) || ent.children.some(function (c) { return shown(c, q, memo); });\n"
+    "    memo[key] = ok;\n"
+    "    return ok;\n"
+    "  }\n"
+    "  function renderTree() {\n"
+    "    var q = $(\"search\").value.trim().toLowerCase();\n"
+    "    var memo = {};\n"
+    "    var roots = Object.keys(entities).filter(function (k) {\n"
+    "      var p = entities[k].parent;\n"
+    "      return p === null || !entities[p];\n"
+    "    }).sort(byLabel);\n"
+    "    function branch(keys) {\n"
+    "      var ul = el(\"ul\", { class: \"tree\" });\n"
+    "      keys.forEach(function (k) {\n"
+    "        if (!shown(k, q, memo)) return;\n"
+    "        var ent = entities[k];\n"
+    "        var open = !collapsed[k] || q !== \"\";\n"
+    "        var node = el(\"div\", {\n"
+    "          class: \"node\" + (k === selected ? \" selected\" : \"\") + (q !== \"\" && matches(ent, q) ? \" match\" : \"\"),\n"
+    "          \"data-entity\": k,\n"
+    "          onclick: function () { select(k); }\n"
+    "        }, [\n"
+    "          el(\"span\", { class: \"toggle\", text: ent.children.length ? (open ? \"\\u25be\" : \"\\u25b8\") : \"\",\n",
+    "            onclick: function (ev) { ev.stopPropagation(); collapsed[k] = open; renderTree(); } }),\n"
+    "          el(\"span\", { class: \"label\", text: labelOf(ent) }),\n"
+    "          el(\"span\", { class: \"id\", text: ent.name ? \"#\" + indexOf(ent.handle) : \"\" })\n"
+    "        ]);\n"
+    "        var li = el(\"li\", {}, [node]);\n"
+    "        if (ent.children.length && open) li.appendChild(branch(ent.children.slice().sort(byLabel)));\n"
+    "        ul.appendChild(li);\n"
+    "      });\n"
+    "      return ul;\n"
+    "    }\n"
+    "    var tree = $(\"tree\");\n"
+    "    // drawn again only when what it shows changed: a row under the pointer stays the same\n"
+    "    var sig = JSON.stringify([q, selected, collapsed, Object.keys(entities).map(function (k) {\n"
+    "      return [k, entities[k].parent, entities[k].name];\n"
+    "    })]);\n"
+    "    if (tree.dataset.sig === sig) return;\n"
+    "    tree.dataset.sig = sig;\n"
+    "    tree.textContent = \"\";\n"
+    "    tree.appendChild(branch(roots));\n"
+    "    $(\"count\").textContent = \"(\" + Object.keys(entities).length + \")\";\n"
+    "  }\n"
+    "  function select(key) {\n"
+    "    selected = key;\n"
+    "    renderTree();\n"
+    "    $(\"selected-name\").textContent = key === null ? \"\" : labelOf(entities[key]) + \" \\u00b7 \" + key;\n"
+    "    loadComponents();\n"
+    "  }\n"
+    "\n"
+    "  // ---- values, shown and edited member by member ----\n"
+    "  // A member edited: its new value read as the old one was (a number stays a number).\n"
+    "  function parsed(old, text) {\n"
+    "    if (typeof old === \"number\") {\n"
+    "      var n = Number(text);\n"
+    "      if (text.trim() === \"\" || isNaN(n)) throw new Error(\"'\" + text + \"' is not a number\");\n"
+    "      return n;\n"
+    "    }\n"
+    "    return text;\n"
+    "  }\n"
+    "  function renderValue(value, path, edit) {\n"
+    "    if (value !== null && typeof value === \"object\") {\n"
+    "      var keys = Array.isArray(value) ? value.map(function (_, i) { return i; }) : Object.keys(value);\n"
+    "      if (!keys.length) return el(\"span\", { class: \"unit\", text: Array.isArray(value) ? \"[]\" : \"(tag)\" });\n"
+    "      var table = el(\"table\", { class: \"value\" });\n"
+    "      keys.forEach(function (k) {\n"
+    "        var sub = Array.isArray(value) ? path + \"[\" + k + \"]\" : path + \".\" + k;\n",
+    "        table.appendChild(el(\"tr\", {}, [\n"
+    "          el(\"td\", { class: \"key\", text: Array.isArray(value) ? \"[\" + k + \"]\" : k }),\n"
+    "          el(\"td\", {}, [renderValue(value[k], sub, edit)])\n"
+    "        ]));\n"
+    "      });\n"
+    "      return table;\n"
+    "    }\n"
+    "    if (typeof value === \"boolean\") {\n"
+    "      var box = el(\"input\", { type: \"checkbox\", \"data-path\": path });\n"
+    "      box.checked = value;\n"
+    "      box.dataset.shown = String(value);\n"
+    "      if (edit) box.addEventListener(\"change\", function () { edit(path, box.checked); });\n"
+    "      else box.disabled = true;\n"
+    "      return box;\n"
+    "    }\n"
+    "    if (value === null) return el(\"span\", { class: \"unit\", text: \"null\" });\n"
+    "    var input = el(\"input\", { type: \"text\", \"data-path\": path, value: String(value) });\n"
+    "    input.dataset.shown = String(value);\n"
+    "    if (!edit) {   // a read-only server: nothing to send it to\n"
+    "      input.readOnly = true;\n"
+    "      return input;\n"
+    "    }\n"
+    "    function send() {\n"
+    "      if (input.value === input.dataset.shown) return;\n"
+    "      var v;\n"
+    "      try { v = parsed(value, input.value); } catch (e) { status(e.message, true); return; }\n"
+    "      input.dataset.shown = input.value;   // sent: the game's next answers replace it\n"
+    "      edit(path, v);\n"
+    "    }\n"
+    "    input.addEventListener(\"keydown\", function (ev) { if (ev.key === \"Enter\") send(); });\n"
+    "    input.addEventListener(\"change\", send);\n"
+    "    return input;\n"
+    "  }\n"
+    "  // The leaves of a value, by path (the paths renderValue gives its fields).\n"
+    "  function leaves(value, path, out) {\n"
+    "    if (value !== null && typeof value === \"object\") {\n"
+    "      (Array.isArray(value) ? value.map(function (_, i) { return i; }) : Object.keys(value)).forEach(function (k) {\n"
+    "        leaves(value[k], Array.isArray(value) ? path + \"[\" + k + \"]\" : path + \".\" + k, out);\n"
+    "      });\n"
+    "    } else out[path] = value;\n"
+    "    return out;\n"
+    "  }\n"
+    "  function shapeOf(value) {\n"
+    "    if (value === null || typeof value !== \"object\") return typeof value;\n"
+    "    if (Array.isArray(value)) return value.map(shapeOf);\n"
+    "    var shape = {};\n",
+    "    Object.keys(value).forEach(function (k) { shape[k] = shapeOf(value[k]); });\n"
+    "    return shape;\n"
+    "  }\n"
+    "  // Shows items ({name, value} or {name, error}) in box as cards: made again when the names or\n"
+    "  // the shapes of the values changed (or key did), else the fields written in place, but for\n"
+    "  // the one being edited, so that what is on screen stays put between two refreshes.\n"
+    "  function show(box, key, items, build) {\n"
+    "    var sig = JSON.stringify([key, items.map(function (it) { return [it.name, it.error || shapeOf(it.value)]; })]);\n"
+    "    if (box.dataset.sig !== sig) {\n"
+    "      if (editing(box)) return;   // made again after the edit\n"
+    "      box.dataset.sig = sig;\n"
+    "      box.textContent = \"\";\n"
+    "      build();\n"
+    "      return;\n"
+    "    }\n"
+    "    var cards = box.querySelectorAll(\".card\");\n"
+    "    items.forEach(function (it, i) {\n"
+    "      var c = cards[i], now = leaves(it.value, \"\", {});\n"
+    "      if (!c || it.error) return;\n"
+    "      c.currentValue = it.value;\n"
+    "      Array.prototype.forEach.call(c.querySelectorAll(\"input[data-path]\"), function (input) {\n"
+    "        var v = now[input.dataset.path];\n"
+    "        if (v === undefined || input === document.activeElement) return;\n"
+    "        if (input.type === \"checkbox\") input.checked = v;\n"
+    "        else if (input.dataset.shown === input.value) input.value = String(v);\n"
+    "        input.dataset.shown = String(v);\n"
+    "      });\n"
+    "    });\n"
+    "  }\n"
+    "  // A card: a name, its value, a JSON editor that replaces the value whole.\n"
+    "  function card(name, value, edit, replace, remove) {\n"
+    "    var body = el(\"div\", { class: \"body\" }, [renderValue(value, \"\", edit)]);\n"
+    "    var json = el(\"textarea\", { spellcheck: \"false\" });\n"
+    "    var editor = el(\"div\", { class: \"body\", hidden: \"\" }, [json,\n"
+    "      el(\"div\", { class: \"row\" }, [el(\"button\", { text: \"Insert\", class: \"insert\",\n"
+    "        onclick: function () {\n"
+    "          var v;\n"
+    "          try { v = JSON.parse(json.value); } catch (e) { status(\"not JSON: \" + e.message, true); return; }\n"
+    "          replace(v);\n"
+    "        } })])]);\n"
+    "    var buttons = [];\n",
+    "    if (replace) buttons.push(el(\"button\", { text: \"{ }\", title: \"edit as JSON\", onclick: function () {\n"
+    "      json.value = JSON.stringify(self.currentValue, null, 2);\n"
+    "      if (editor.hasAttribute(\"hidden\")) editor.removeAttribute(\"hidden\");\n"
+    "      else editor.setAttribute(\"hidden\", \"\");\n"
+    "    } }));\n"
+    "    if (remove) buttons.push(el(\"button\", { text: \"\\u2715\", title: \"remove\", onclick: remove }));\n"
+    "    var self = el(\"div\", { class: \"card\", \"data-component\": name }, [\n"
+    "      el(\"div\", { class: \"title\" }, [el(\"span\", { class: \"grow\", text: name })].concat(buttons)),\n"
+    "      body, editor]);\n"
+    "    self.currentValue = value;\n"
+    "    return self;\n"
+    "  }\n"
+    "  function editing(container) {\n"
+    "    var a = document.activeElement;\n"
+    "    return a && container.contains(a) && (a.tagName === \"INPUT\" || a.tagName === \"TEXTAREA\");\n"
+    "  }\n"
+    "  function done(promise, what) {\n"
+    "    return promise.then(function () { status(what); return refresh(); })\n"
+    "      .catch(function (e) { status(e.message, true); });\n"
+    "  }\n"
+    "\n"
+    "  // ---- the selected entity ----\n"
+    "  function loadComponents(force) {\n"
+    "    var box = $(\"components\");\n"
+    "    var key = selected;\n"
+    "    if (key === null) {\n"
+    "      box.dataset.sig = \"\";\n"
+    "      box.textContent = \"\";\n"
+    "      box.appendChild(el(\"p\", { class: \"muted\", text: \"Select an entity.\" }));\n"
+    "      return Promise.resolve();\n"
+    "    }\n"
+    "    var handle = entities[key].handle;\n"
+    "    return rpc(\"world.list_components\", { entity: handle }).then(function (names) {\n"
+    "      return rpc(\"world.get_components\", { entity: handle, components: names }).then(function (got) {\n"
+    "        if (selected !== key) return;\n"
+    "        if (force) box.dataset.sig = \"\";\n"
+    "        show(box, key, names.map(function (name) {\n"
+    "          var value = got.components[name];\n"
+    "          if (value !== undefined) return { name: name, value: value };\n"
+    "          return { name: name, error: got.errors && got.errors[name] ? got.errors[name].message : \"no value\" };\n"
+    "        }), function () { buildComponents(box, key, handle, names, got); });\n"
+    "      });\n",
+    "    }).catch(function (e) { status(e.message, true); });\n"
+    "  }\n"
+    "  function buildComponents(box, key, handle, names, got) {\n"
+    "        if (has(\"world.despawn_entity\")) {\n"
+    "          box.appendChild(el(\"div\", { class: \"row\" }, [el(\"button\", { text: \"Despawn\", onclick: function () {\n"
+    "            done(rpc(\"world.despawn_entity\", { entity: handle }), \"despawned \" + key);\n"
+    "          } })]));\n"
+    "        }\n"
+    "        names.forEach(function (name) {\n"
+    "          var value = got.components[name];\n"
+    "          if (value === undefined) {\n"
+    "            var why = got.errors && got.errors[name] ? got.errors[name].message : \"no value\";\n"
+    "            box.appendChild(el(\"div\", { class: \"card\", \"data-component\": name }, [\n"
+    "              el(\"div\", { class: \"title\", text: name }),\n"
+    "              el(\"div\", { class: \"body muted\", text: why })]));\n"
+    "            return;\n"
+    "          }\n"
+    "          box.appendChild(card(name, value,\n"
+    "            has(\"world.mutate_components\") ? function (path, v) {\n"
+    "              done(rpc(\"world.mutate_components\", { entity: handle, component: name, path: path, value: v }),\n"
+    "                   name + path + \" set\");\n"
+    "            } : null,\n"
+    "            has(\"world.insert_components\") ? function (v) {\n"
+    "              var c = {};\n"
+    "              c[name] = v;\n"
+    "              done(rpc(\"world.insert_components\", { entity: handle, components: c }), name + \" inserted\");\n"
+    "            } : null,\n"
+    "            has(\"world.remove_components\") && name.indexOf(\"ecs_sched.\") !== 0 ? function () {\n"
+    "              done(rpc(\"world.remove_components\", { entity: handle, components: [name] }), name + \" removed\");\n"
+    "            } : null));\n"
+    "        });\n"
+    "        if (!names.length) box.appendChild(el(\"p\", { class: \"muted\", text: \"No components.\" }));\n"
+    "  }\n"
+    "\n"
+    "  // ---- resources ----\n"
+    "  function loadResources() {\n"
+    "    var box = $(\"resources\");\n"
+    "    if (!has(\"world.list_resources\")) return Promise.resolve();\n"
+    "    return rpc(\"world.list_resources\").then(function (names) {\n"
+    "      return Promise.all(names.map(function (n) {\n",
+    "        return rpc(\"world.get_resources\", { resource: n }).then(function (r) { return { name: n, value: r.value }; },\n"
+    "          function (e) { return { name: n, error: e.message.replace(/^world\\.get_resources: /, \"\") }; });\n"
+    "      })).then(function (values) {\n"
+    "        show(box, \"\", values, function () { buildResources(box, names, values); });\n"
+    "      });\n"
+    "    });\n"
+    "  }\n"
+    "  function buildResources(box, names, values) {\n"
+    "        names.forEach(function (name, i) {\n"
+    "          if (values[i].error) {\n"
+    "            box.appendChild(el(\"div\", { class: \"card\", \"data-resource\": name }, [\n"
+    "              el(\"div\", { class: \"title\", text: name }),\n"
+    "              el(\"div\", { class: \"body muted\", text: values[i].error })]));\n"
+    "            return;\n"
+    "          }\n"
+    "          box.appendChild(card(name, values[i].value,\n"
+    "            has(\"world.mutate_resources\") ? function (path, v) {\n"
+    "              done(rpc(\"world.mutate_resources\", { resource: name, path: path, value: v }), name + path + \" set\");\n"
+    "            } : null,\n"
+    "            has(\"world.insert_resources\") ? function (v) {\n"
+    "              done(rpc(\"world.insert_resources\", { resource: name, value: v }), name + \" inserted\");\n"
+    "            } : null, null));\n"
+    "        });\n"
+    "        if (!names.length) box.appendChild(el(\"p\", { class: \"muted\", text: \"No resources.\" }));\n"
+    "  }\n"
+    "\n"
+    "  // ---- the other methods the server lists ----\n"
+    "  function renderMethods(list) {\n"
+    "    var box = $(\"methods\");\n"
+    "    var extra = list.filter(function (m) { return KNOWN.indexOf(m) < 0; }).sort();\n"
+    "    if (!extra.length) return;\n"
+    "    $(\"methods-panel\").removeAttribute(\"hidden\");\n"
+    "    extra.forEach(function (m) {\n"
+    "      var params = el(\"input\", { type: \"text\", placeholder: \"params (JSON), empty for none\" });\n"
+    "      var out = el(\"pre\", { class: \"muted\" });\n"
+    "      var watch = el(\"input\", { type: \"checkbox\" });\n"
+    "      function call() {\n"
+    "        var p;\n"
+    "        try { p = params.value.trim() ? JSON.parse(params.value) : undefined; }\n",
+    "        catch (e) { out.textContent = \"params are not JSON: \" + e.message; out.className = \"err\"; return Promise.resolve(); }\n"
+    "        return rpc(m, p).then(function (r) {\n"
+    "          out.textContent = JSON.stringify(r, null, 2);\n"
+    "          out.className = \"\";\n"
+    "        }, function (e) { out.textContent = e.message; out.className = \"err\"; });\n"
+    "      }\n"
+    "      watch.addEventListener(\"change\", function () {\n"
+    "        if (watch.checked) { watched[m] = call; call(); } else delete watched[m];\n"
+    "      });\n"
+    "      box.appendChild(el(\"div\", { class: \"card\", \"data-method\": m }, [\n"
+    "        el(\"div\", { class: \"title\" }, [el(\"span\", { class: \"grow\", text: m }),\n"
+    "          el(\"label\", { class: \"muted\" }, [watch, document.createTextNode(\" watch\")]),\n"
+    "          el(\"button\", { text: \"Call\", onclick: call })]),\n"
+    "        el(\"div\", { class: \"body\" }, [params, out])]));\n"
+    "    });\n"
+    "  }\n"
+    "\n"
+    "  // ---- refreshing ----\n"
+    "  function refresh() {\n"
+    "    if (busy) return Promise.resolve();\n"
+    "    busy = true;\n"
+    "    return loadTree()\n"
+    "      .then(function () { return Promise.all([loadComponents(false), loadResources()].concat(\n"
+    "        Object.keys(watched).map(function (m) { return watched[m](); }))); })\n"
+    "      .then(function () { status(\"up to date, \" + new Date().toLocaleTimeString()); })\n"
+    "      .catch(function (e) { status(e.message, true); })\n"
+    "      .then(function () { busy = false; });\n"
+    "  }\n"
+    "\n"
+    "  $(\"search\").addEventListener(\"input\", renderTree);\n"
+    "  $(\"refresh\").addEventListener(\"click\", refresh);\n"
+    "  setInterval(function () { if ($(\"auto\").checked && !document.hidden) refresh(); }, 1000);\n"
+    "\n"
+    "  rpc(\"rpc.discover\").then(function (doc) {\n"
+    "    doc.methods.forEach(function (m) { methods[m.name] = true; });\n"
+    "    if (doc.servers && doc.servers[0]) $(\"server\").textContent = doc.servers[0].url;\n"
+    "    if (!has(\"world.list_resources\")) $(\"resources-panel\").setAttribute(\"hidden\", \"\");\n"
+    "    renderMethods(Object.keys(methods));\n"
+    "    document.body.setAttribute(\"data-ready\", \"\");\n"
+    "    return refresh();\n"
+    "  }).catch(function (e) { status(e.message, true); });\n",
+    "})();\n"
+    "</script>\n"
+    "</body>\n"
+    "</html>\n",
+    NULL
+};
+
+/* The page joined in one buffer from malloc (the HTTP server frees it), its length in
+   *length; NULL when out of memory. */
+static char *ecs_sched__remote_page(size_t *length) {
+    size_t n = 0, at = 0;
+    int32_t i;
+    char *page;
+    for (i = 0; ecs_sched__remote_page_pieces[i]; i++) n += strlen(ecs_sched__remote_page_pieces[i]);
+    page = (char *)malloc(n + 1);
+    if (!page) return NULL;
+    for (i = 0; ecs_sched__remote_page_pieces[i]; i++) {
+        size_t piece = strlen(ecs_sched__remote_page_pieces[i]);
+        memcpy(page + at, ecs_sched__remote_page_pieces[i], piece);
+        at += piece;
+    }
+    page[n] = '\0';
+    *length = n;
+    return page;
+}
+#endif /* ECS_SCHED_REMOTE */
+
 /*============================== src/remote.h (implementation) ===============================*/
 /* remote: the queue between the server's threads and the world's thread, the HTTP side
    (libmicrohttpd, a thread per connection that waits for its answer), and the methods.
@@ -40112,6 +40668,7 @@ struct ecs_sched_remote {
     ecs_sched_world *world;
     char *token;
     bool read_only;
+    bool no_page;
     size_t max_bytes;
     int32_t per_frame;
     int32_t port;
@@ -41146,6 +41703,29 @@ static cJSON *ecs_sched__rpc_mutate_components(ecs_sched__rpc_call *call, const 
     return cJSON_CreateNull();
 }
 
+/* ecs_sched.names (this library's, not Bevy's: names are no component here): the named
+   entities, {"entity", "name"} each, in index order. */
+static cJSON *ecs_sched__rpc_entity_names(ecs_sched__rpc_call *call, const cJSON *params) {
+    ecs_sched_world *w = call->world;
+    cJSON *result = cJSON_CreateArray();
+    uint32_t i;
+    (void)params;
+    if (!result) return ecs_sched__rpc_out_of_memory(call);
+    for (i = 1; i < w->record_count; i++) {
+        ecs_sched_entity e = ecs_sched__make_entity(i, w->records[i].generation);
+        const char *name = ecs_sched__is_live_record(w, e) ? ecs_sched_name(w, e) : NULL;
+        cJSON *row;
+        if (!name) continue;
+        row = cJSON_CreateObject();
+        if (!ecs_sched__rpc_add(result, NULL, row) || !ecs_sched__rpc_add(row, "entity", ecs_sched__json_of_handle(e)) ||
+            !ecs_sched__rpc_add(row, "name", cJSON_CreateString(name))) {
+            cJSON_Delete(result);
+            return ecs_sched__rpc_out_of_memory(call);
+        }
+    }
+    return result;
+}
+
 /* world.list_resources: the names of the resources the world holds, sorted. */
 static cJSON *ecs_sched__rpc_list_resources(ecs_sched__rpc_call *call, const cJSON *params) {
     ecs_sched_world *w = call->world;
@@ -41752,6 +42332,7 @@ static const ecs_sched__rpc_method ecs_sched__rpc_methods[] = {
     {"ecs_sched.set_state", ecs_sched__rpc_set_state, true},
     {"ecs_sched.take_snapshot", ecs_sched__rpc_take_snapshot, true},
     {"ecs_sched.restore_snapshot", ecs_sched__rpc_restore_snapshot, true},
+    {"ecs_sched.names", ecs_sched__rpc_entity_names, false},
 };
 
 #define ECS_SCHED__RPC_METHOD_COUNT \
@@ -42223,6 +42804,36 @@ static enum MHD_Result ecs_sched__http_stream(struct MHD_Connection *connection,
     return result;
 }
 
+/* The explorer page: GET "/" (or "/index.html"), unless desc.no_page. It holds no data of the
+   world (it asks with POST, as any client, with the token given in its address), so it is
+   served without the token. */
+static bool ecs_sched__http_wants_page(const ecs_sched_remote *remote, const char *url, const char *method) {
+    return !remote->no_page && strcmp(method, MHD_HTTP_METHOD_GET) == 0 &&
+           (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0);
+}
+
+static enum MHD_Result ecs_sched__http_page(struct MHD_Connection *connection) {
+    size_t length = 0;
+    char *page = ecs_sched__remote_page(&length);
+    struct MHD_Response *response;
+    enum MHD_Result result;
+    if (!page) return MHD_NO;
+    response = MHD_create_response_from_buffer(length, page, MHD_RESPMEM_MUST_FREE);
+    if (!response) {
+        free(page);
+        return MHD_NO;
+    }
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+    /* nothing but the page itself and requests to this server */
+    MHD_add_response_header(response, "Content-Security-Policy",
+                            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                            "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'");
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    result = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
 #define ECS_SCHED__HTTP_ERROR(code, text) \
     "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":" #code ",\"message\":\"" text "\"}}"
 
@@ -42232,10 +42843,10 @@ static enum MHD_Result ecs_sched__http_request(void *cls, struct MHD_Connection 
                                                size_t *upload_data_size, void **con_cls) {
     ecs_sched_remote *remote = (ecs_sched_remote *)cls;
     ecs_sched__remote_request *r = (ecs_sched__remote_request *)*con_cls;
-    (void)url;
     (void)version;
     if (!r) {   /* the headers: refuse early what is refused whatever the body */
         const char *declared;
+        if (ecs_sched__http_wants_page(remote, url, method)) return ecs_sched__http_page(connection);
         if (strcmp(method, MHD_HTTP_METHOD_POST) != 0) {
             return ecs_sched__http_reply(connection, MHD_HTTP_METHOD_NOT_ALLOWED, ECS_SCHED__HTTP_ERROR(
                 -32600, "POST a JSON-RPC 2.0 request"), false);
@@ -42385,6 +42996,7 @@ ecs_sched_remote *ecs_sched_remote_create(ecs_sched_world *w, const ecs_sched_re
     }
     remote->world = w;
     remote->read_only = d.read_only;
+    remote->no_page = d.no_page;
     remote->max_bytes = d.max_request_bytes ? d.max_request_bytes : ECS_SCHED__REMOTE_MAX_BYTES;
     remote->per_frame = d.requests_per_frame ? d.requests_per_frame : ECS_SCHED__REMOTE_PER_FRAME;
     remote->port = d.port ? d.port : ECS_SCHED_REMOTE_PORT;

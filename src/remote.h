@@ -5,6 +5,7 @@
 #pragma once
 #include "app.h"
 #include "json.h"
+#include "remote_page.h"
 
 #ifdef ECS_SCHED_REMOTE
 
@@ -50,6 +51,7 @@ typedef struct ecs_sched_remote_desc {
     int32_t max_connections;      /* HTTP connections at once; 0: 16 */
     const char *schedule;         /* ecs_sched_app_add_remote: the schedule its system goes in
                                      (existing); NULL: RemoteLast, made right after Last */
+    bool no_page;                 /* no explorer page at "/" (GET): only the protocol (POST) */
 } ecs_sched_remote_desc;
 
 /* Serves the world: starts the HTTP server (unless desc->no_http). NULL on failure, with the
@@ -125,6 +127,7 @@ struct ecs_sched_remote {
     ecs_sched_world *world;
     char *token;
     bool read_only;
+    bool no_page;
     size_t max_bytes;
     int32_t per_frame;
     int32_t port;
@@ -1159,6 +1162,29 @@ static cJSON *ecs_sched__rpc_mutate_components(ecs_sched__rpc_call *call, const 
     return cJSON_CreateNull();
 }
 
+/* ecs_sched.names (this library's, not Bevy's: names are no component here): the named
+   entities, {"entity", "name"} each, in index order. */
+static cJSON *ecs_sched__rpc_entity_names(ecs_sched__rpc_call *call, const cJSON *params) {
+    ecs_sched_world *w = call->world;
+    cJSON *result = cJSON_CreateArray();
+    uint32_t i;
+    (void)params;
+    if (!result) return ecs_sched__rpc_out_of_memory(call);
+    for (i = 1; i < w->record_count; i++) {
+        ecs_sched_entity e = ecs_sched__make_entity(i, w->records[i].generation);
+        const char *name = ecs_sched__is_live_record(w, e) ? ecs_sched_name(w, e) : NULL;
+        cJSON *row;
+        if (!name) continue;
+        row = cJSON_CreateObject();
+        if (!ecs_sched__rpc_add(result, NULL, row) || !ecs_sched__rpc_add(row, "entity", ecs_sched__json_of_handle(e)) ||
+            !ecs_sched__rpc_add(row, "name", cJSON_CreateString(name))) {
+            cJSON_Delete(result);
+            return ecs_sched__rpc_out_of_memory(call);
+        }
+    }
+    return result;
+}
+
 /* world.list_resources: the names of the resources the world holds, sorted. */
 static cJSON *ecs_sched__rpc_list_resources(ecs_sched__rpc_call *call, const cJSON *params) {
     ecs_sched_world *w = call->world;
@@ -1765,6 +1791,7 @@ static const ecs_sched__rpc_method ecs_sched__rpc_methods[] = {
     {"ecs_sched.set_state", ecs_sched__rpc_set_state, true},
     {"ecs_sched.take_snapshot", ecs_sched__rpc_take_snapshot, true},
     {"ecs_sched.restore_snapshot", ecs_sched__rpc_restore_snapshot, true},
+    {"ecs_sched.names", ecs_sched__rpc_entity_names, false},
 };
 
 #define ECS_SCHED__RPC_METHOD_COUNT \
@@ -2236,6 +2263,36 @@ static enum MHD_Result ecs_sched__http_stream(struct MHD_Connection *connection,
     return result;
 }
 
+/* The explorer page: GET "/" (or "/index.html"), unless desc.no_page. It holds no data of the
+   world (it asks with POST, as any client, with the token given in its address), so it is
+   served without the token. */
+static bool ecs_sched__http_wants_page(const ecs_sched_remote *remote, const char *url, const char *method) {
+    return !remote->no_page && strcmp(method, MHD_HTTP_METHOD_GET) == 0 &&
+           (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0);
+}
+
+static enum MHD_Result ecs_sched__http_page(struct MHD_Connection *connection) {
+    size_t length = 0;
+    char *page = ecs_sched__remote_page(&length);
+    struct MHD_Response *response;
+    enum MHD_Result result;
+    if (!page) return MHD_NO;
+    response = MHD_create_response_from_buffer(length, page, MHD_RESPMEM_MUST_FREE);
+    if (!response) {
+        free(page);
+        return MHD_NO;
+    }
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+    /* nothing but the page itself and requests to this server */
+    MHD_add_response_header(response, "Content-Security-Policy",
+                            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                            "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'");
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    result = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
 #define ECS_SCHED__HTTP_ERROR(code, text) \
     "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":" #code ",\"message\":\"" text "\"}}"
 
@@ -2245,10 +2302,10 @@ static enum MHD_Result ecs_sched__http_request(void *cls, struct MHD_Connection 
                                                size_t *upload_data_size, void **con_cls) {
     ecs_sched_remote *remote = (ecs_sched_remote *)cls;
     ecs_sched__remote_request *r = (ecs_sched__remote_request *)*con_cls;
-    (void)url;
     (void)version;
     if (!r) {   /* the headers: refuse early what is refused whatever the body */
         const char *declared;
+        if (ecs_sched__http_wants_page(remote, url, method)) return ecs_sched__http_page(connection);
         if (strcmp(method, MHD_HTTP_METHOD_POST) != 0) {
             return ecs_sched__http_reply(connection, MHD_HTTP_METHOD_NOT_ALLOWED, ECS_SCHED__HTTP_ERROR(
                 -32600, "POST a JSON-RPC 2.0 request"), false);
@@ -2398,6 +2455,7 @@ ecs_sched_remote *ecs_sched_remote_create(ecs_sched_world *w, const ecs_sched_re
     }
     remote->world = w;
     remote->read_only = d.read_only;
+    remote->no_page = d.no_page;
     remote->max_bytes = d.max_request_bytes ? d.max_request_bytes : ECS_SCHED__REMOTE_MAX_BYTES;
     remote->per_frame = d.requests_per_frame ? d.requests_per_frame : ECS_SCHED__REMOTE_PER_FRAME;
     remote->port = d.port ? d.port : ECS_SCHED_REMOTE_PORT;

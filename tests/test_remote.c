@@ -189,7 +189,7 @@ static void test_discover_lists_every_method_in_an_openrpc_document(void **state
         "ecs_sched.schedule_dot", "ecs_sched.system_stats", "ecs_sched.set_stats",
         "ecs_sched.trace", "ecs_sched.get_stepping", "ecs_sched.set_stepping", "ecs_sched.step",
         "ecs_sched.set_step_behaviour", "ecs_sched.list_states", "ecs_sched.set_state",
-        "ecs_sched.take_snapshot", "ecs_sched.restore_snapshot"};
+        "ecs_sched.take_snapshot", "ecs_sched.restore_snapshot", "ecs_sched.names"};
     remote_world *r = (remote_world *)*state;
     cJSON *response = call(r, "rpc.discover", "");
     const cJSON *doc = result_of(response), *list = cJSON_GetObjectItemCaseSensitive(doc, "methods");
@@ -221,12 +221,14 @@ static void test_discover_read_only_lists_only_the_methods_that_read(void **stat
     cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result_of(response), "methods")) {
         const char *name = cJSON_GetObjectItemCaseSensitive(m, "name")->valuestring;
         assert_true(strstr(name, "get_") || strstr(name, "list_") || strcmp(name, "world.query") == 0 ||
-                    strcmp(name, "world.query+watch") == 0 || strcmp(name, "rpc.discover") == 0 || strcmp(name, "ecs_sched.schedule_plan") == 0 ||
+                    strcmp(name, "world.query+watch") == 0 || strcmp(name, "rpc.discover") == 0 ||
+                    strcmp(name, "ecs_sched.schedule_plan") == 0 ||
                     strcmp(name, "ecs_sched.schedule_dot") == 0 ||
-                    strcmp(name, "ecs_sched.system_stats") == 0 || strcmp(name, "ecs_sched.trace") == 0);
+                    strcmp(name, "ecs_sched.system_stats") == 0 || strcmp(name, "ecs_sched.trace") == 0 ||
+                    strcmp(name, "ecs_sched.names") == 0);
         n++;
     }
-    assert_int_equal(n, 15);
+    assert_int_equal(n, 16);
     cJSON_Delete(response);
 }
 
@@ -595,6 +597,20 @@ static void on_ping(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger)
     pinged = trigger->payload ? ((const Ping *)trigger->payload)->n : -1;
 }
 
+static void test_names_lists_the_named_entities_with_their_names(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *rows, *row;
+    assert_int_equal(ecs_sched_set_name(r->world, r->b, "scout"), ECS_SCHED_OK);
+    response = call(r, "ecs_sched.names", "");
+    rows = result_of(response);
+    assert_int_equal(cJSON_GetArraySize(rows), 1);   /* a has no name */
+    row = cJSON_GetArrayItem(rows, 0);
+    assert_true((ecs_sched_entity)number_at(row, "entity") == r->b);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(row, "name")->valuestring, "scout");
+    cJSON_Delete(response);
+}
+
 static void test_trigger_event_reaches_its_observers(void **state) {
     remote_world *r = (remote_world *)*state;
     ecs_sched_observer_desc desc;
@@ -951,6 +967,62 @@ static void test_http_bad_token_is_refused_with_401(void **state) {
     assert_int_equal(ecs_sched_remote_poll(remote), 1);
     pthread_join(thread, NULL);
     assert_int_equal(right.status, 200);
+}
+
+/* A GET of `path`: the status, and the head and start of the answer in c->response. */
+static void http_get(http_client *c, const char *path) {
+    struct sockaddr_in to;
+    char head[256];
+    size_t got = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ssize_t n;
+    c->status = -1;
+    if (fd < 0) return;
+    memset(&to, 0, sizeof to);
+    to.sin_family = AF_INET;
+    to.sin_port = htons((uint16_t)c->port);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&to, sizeof to) != 0) {
+        close(fd);
+        return;
+    }
+    snprintf(head, sizeof head, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", path);
+    if (write(fd, head, strlen(head)) >= 0) {
+        while (got + 1 < sizeof c->response &&
+               (n = read(fd, c->response + got, sizeof c->response - 1 - got)) > 0) {
+            got += (size_t)n;
+        }
+    }
+    c->response[got] = '\0';
+    close(fd);
+    if (sscanf(c->response, "HTTP/1.%*d %d", &c->status) != 1) c->status = -2;
+}
+
+static void test_http_get_of_the_root_serves_the_explorer_page(void **state) {
+    remote_world *r = (remote_world *)*state;
+    http_client client;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(http_remote(r, NULL));
+    http_get(&client, "/");
+    assert_int_equal(client.status, 200);
+    assert_non_null(strstr(client.response, "Content-Type: text/html"));
+    assert_non_null(strstr(client.response, "\r\n\r\n<!DOCTYPE html>"));
+    assert_int_equal(ecs_sched_remote_pending(r->remote), 0);   /* no poll needed */
+}
+
+static void test_http_get_elsewhere_or_without_the_page_is_refused_with_405(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    http_client client;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(http_remote(r, NULL));
+    http_get(&client, "/other");
+    assert_int_equal(client.status, 405);
+    memset(&desc, 0, sizeof desc);
+    desc.no_page = true;
+    client.port = ecs_sched_remote_port(http_remote(r, &desc));
+    http_get(&client, "/");
+    assert_int_equal(client.status, 405);
 }
 
 static void test_http_oversized_body_is_refused_with_413(void **state) {
@@ -1446,7 +1518,8 @@ int main(void) {
         T(test_remove_resources_takes_it_away),
         T(test_mutate_resources_writes_a_member_by_path),
         T(test_list_resources_names_those_the_world_holds),
-        T(test_trigger_event_reaches_its_observers),
+        T(test_names_lists_the_named_entities_with_their_names),
+    T(test_trigger_event_reaches_its_observers),
         T(test_write_message_sends_it),
         T(test_write_message_of_an_unknown_type_is_a_resource_error),
         T(test_response_echoes_the_id_and_leaves_out_a_missing_one),
@@ -1466,7 +1539,9 @@ int main(void) {
         T(test_http_discover_names_the_server),
         T(test_http_poll_answers_at_most_requests_per_frame),
         T(test_http_bad_token_is_refused_with_401),
-        T(test_http_oversized_body_is_refused_with_413),
+        T(test_http_get_of_the_root_serves_the_explorer_page),
+    T(test_http_get_elsewhere_or_without_the_page_is_refused_with_405),
+    T(test_http_oversized_body_is_refused_with_413),
         T(test_http_destroy_answers_waiting_requests_with_503),
         T(test_app_answers_requests_in_remote_last_after_last),
         T(test_get_components_watch_answers_the_first_frame_once_without_http),

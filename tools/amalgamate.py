@@ -19,6 +19,11 @@ import sys
 MARKER = "/*@@ implementation @@*/"
 DOC_PARTS = "doc"
 INCLUDE = re.compile(r'^#include "([a-z_]+)\.h"\s*$')
+# A line '/*@@ embed <file> @@*/' in a module is replaced by the text of src/<file> as C string
+# literals, one per piece of at most EMBED_PIECE characters (C99 promises string literals of
+# 4095 characters only), each followed by a comma: the elements of an array of strings.
+EMBED = re.compile(r'^\s*/\*@@ embed ([A-Za-z0-9_.]+) @@\*/\s*$')
+EMBED_PIECE = 2000
 PRAGMA_ONCE = "#pragma once"
 
 root = pathlib.Path(__file__).resolve().parent.parent
@@ -67,7 +72,7 @@ LAYERS = [
     ("game", ["time", "state", "transition", "delay"]),
     ("scripting", ["script", "script_native", "script_lua_run", "script_lua_columns", "script_lua"]),
     ("top", ["world", "app"]),
-    ("services", ["remote"]),
+    ("services", ["remote_page", "remote"]),
 ]
 
 
@@ -149,6 +154,59 @@ def module_order():
     return order
 
 
+def c_string(text):
+    """text as a C string literal: quotes, backslashes, control and non-ASCII bytes escaped
+    (octal, three digits), and no trigraph (a '?' after a '?' escaped)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        c = chr(byte)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "?" and out and out[-1] in ("?", "\\?"):
+            out.append("\\?")
+        elif 32 <= byte < 127:
+            out.append(c)
+        else:
+            out.append("\\%03o" % byte)
+    return '"' + "".join(out) + '"'
+
+
+def embedded(name):
+    """src/<name> as the lines of string literals, a piece of whole lines (at most EMBED_PIECE
+    characters) per literal, each literal written over several lines of the header."""
+    path = src / name
+    if not path.exists():
+        sys.exit(f"src/{name}: missing (a module embeds it)")
+    pieces, piece = [], ""
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        while len(line) > EMBED_PIECE:
+            pieces.append(piece + line[:EMBED_PIECE - len(piece)])
+            line = line[EMBED_PIECE - len(piece):]
+            piece = ""
+        if len(piece) + len(line) > EMBED_PIECE:
+            pieces.append(piece)
+            piece = ""
+        piece += line
+    if piece:
+        pieces.append(piece)
+    out = []
+    for p in pieces:
+        lines = p.splitlines(keepends=True)
+        out += ["    " + c_string(l) for l in lines[:-1]]
+        out.append("    " + c_string(lines[-1]) + ",")
+    return out
+
+
+def embed_files(text):
+    lines = []
+    for line in text.splitlines():
+        m = EMBED.match(line)
+        lines += embedded(m.group(1)) if m else [line]
+    return "\n".join(lines)
+
+
 def strip_module_lines(text, modules):
     kept = []
     for line in text.splitlines():
@@ -165,7 +223,7 @@ def split_module(name, modules):
     text = read(name + ".h")
     if text.count(MARKER) != 1:
         sys.exit(f"src/{name}.h: expected exactly one line '{MARKER}'")
-    public, implementation = strip_module_lines(text, modules).split(MARKER)
+    public, implementation = embed_files(strip_module_lines(text, modules)).split(MARKER)
     return public.strip("\n"), implementation.strip("\n")
 
 

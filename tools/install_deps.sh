@@ -33,6 +33,9 @@ tcc               no   the Tiny C Compiler: every example must build with it too
 libluajit-5.1-dev yes  LuaJIT 2.1: the scripted example'"'"'s Lua, and one of the two flavours the Lua driver'"'"'s tests (ECS_SCHED_LUA) build against
 liblua5.4-dev     no   Lua 5.4, the other flavour the Lua driver'"'"'s tests build against
 libmicrohttpd-dev no   libmicrohttpd, the HTTP server of the remote protocol (ECS_SCHED_REMOTE) and its tests
+chromium          no   the browser (headless) in which make browser-test opens the explorer page
+nodejs            no   runs the explorer page'"'"'s browser test (node --test)
+npm               no   installs puppeteer-core, which drives Chromium in that test, into build/browser
 '
 
 # Whether package $1 is needed for the goal.
@@ -61,6 +64,8 @@ if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; 
     missing=""
     for p in $packages; do
         needed "$p" || continue
+        # (a Node.js package of its own may bring npm: its command is enough)
+        [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
         dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||
             missing="$missing $p"
     done
@@ -129,6 +134,9 @@ present() {
         libluajit-5.1-dev) has pkg-config && pkg-config --exists luajit ;;
         liblua5.4-dev) has pkg-config && pkg-config --exists lua5.4 ;;
         libmicrohttpd-dev) has pkg-config && pkg-config --exists libmicrohttpd ;;
+        chromium) has chromium || has chromium-browser ;;
+        nodejs) has node ;;
+        npm) has npm ;;
     esac
 }
 
