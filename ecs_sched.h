@@ -1897,8 +1897,11 @@
          the resource "Lua state of <path>", so they run one at a time (order them, or the
          ambiguity report names it), while systems of different scripts run in parallel;
        - the sandbox: of the standard library only the safe base functions, string, table,
-         math, os.clock and os.time; no io, no other os, no load, loadfile, dofile, require or
+         math, os.clock and os.time; no io, no other os, no load, loadfile, dofile or
          collectgarbage, and no precompiled chunks (allow_unsafe_libraries gives them all);
+         require("ai.steering") runs ai/steering.lua of the script's folder (once per state,
+         as text) and refuses a name that leaves it; a script's systems may share its local
+         variables, two scripts share only the world;
        - each run (and the top level) stops after its instruction budget with "exceeded its
          budget of N instructions", a failure of the system; with a budget LuaJIT runs its
          interpreter (the code its compiler makes calls no hooks);
@@ -38314,6 +38317,73 @@ static void ecs_sched__lua_sandbox(lua_State *L) {
     lua_pop(L, 2);
 }
 
+static char *ecs_sched__lua_read_file(ecs_sched__env *env, const char *path, size_t *size,
+                                      char *why, size_t capacity);
+
+/* A module's name is a dotted path of names (ai.steering): nothing that climbs out of the
+   script's folder or starts elsewhere. */
+static bool ecs_sched__lua_module_name_ok(const char *name) {
+    const char *p;
+    bool after_dot = true;
+    if (!*name) return false;
+    for (p = name; *p; p++) {
+        if (*p == '.') {
+            if (after_dot) return false;   /* "..", a leading or doubled dot */
+            after_dot = true;
+        } else if (isalnum((unsigned char)*p) || *p == '_') {
+            after_dot = false;
+        } else {
+            return false;
+        }
+    }
+    return !after_dot;
+}
+
+/* The sandbox's require: require("ai.steering") runs <the script's folder>/ai/steering.lua
+   once per Lua state (as text, never bytecode) and returns what it returned (true for
+   nothing); a name that leaves the folder is refused. */
+static int ecs_sched__lua_require(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    const char *name = luaL_checkstring(L, 1), *slash = strrchr(v->path, '/');
+    char path[1024], chunk[1100], why[256], *text;
+    size_t size = 0, at, k;
+    int status;
+    if (!ecs_sched__lua_module_name_ok(name)) {
+        return luaL_error(L, "require '%s': a module is named by names and dots (ai.steering), "
+                          "found in the script's folder", name);
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, "ecs_sched.modules");
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, "ecs_sched.modules");
+    }
+    lua_getfield(L, -1, name);
+    if (!lua_isnil(L, -1)) return 1;
+    lua_pop(L, 1);
+    at = slash ? (size_t)(slash - v->path) + 1 : 0;
+    if (at + strlen(name) + 5 > sizeof path) return luaL_error(L, "require '%s': path too long", name);
+    memcpy(path, v->path, at);
+    for (k = 0; name[k]; k++) path[at + k] = name[k] == '.' ? '/' : name[k];
+    memcpy(path + at + k, ".lua", 5);
+    if (!(text = ecs_sched__lua_read_file(v->env, path, &size, why, sizeof why))) {
+        return luaL_error(L, "require '%s': %s: %s", name, path, why);
+    }
+    snprintf(chunk, sizeof chunk, "@%s", path);
+    status = luaL_loadbufferx(L, text, size, chunk, "t");
+    ecs_sched__free(v->env, text);
+    if (status != 0) return lua_error(L);
+    lua_call(L, 0, 1);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, name);
+    return 1;
+}
+
 static int ecs_sched__lua_setup(lua_State *L) {
     static const luaL_Reg ecs[] = {
         {"component", ecs_sched__lua_component}, {"system", ecs_sched__lua_system},
@@ -38360,6 +38430,11 @@ static int ecs_sched__lua_setup(lua_State *L) {
     lua_pushlightuserdata(L, v);
     lua_pushcclosure(L, ecs_sched__lua_print, 1);
     lua_setfield(L, -2, "print");
+    if (!v->options->unsafe) {
+        lua_pushlightuserdata(L, v);
+        lua_pushcclosure(L, ecs_sched__lua_require, 1);
+        lua_setfield(L, -2, "require");
+    }
     lua_createtable(L, 0, 24);
     lua_pushlightuserdata(L, v);
     luaL_setfuncs(L, ecs, 1);

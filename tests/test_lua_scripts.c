@@ -746,6 +746,43 @@ static void a_system_records_commands_only_when_it_declares_them(void **state) {
     finish(w);
 }
 
+static void a_script_requires_a_module_of_its_folder_once(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char module[600];
+    (void)state;
+    snprintf(module, sizeof module, "%s_helpers.lua", g_program);
+    write_file(module, "loads = (loads or 0) + 1\n"
+                       "return {double = function(x) return 2 * x end}\n");
+    {
+        char text[1200];
+        const char *base = strrchr(g_program, '/');
+        base = base ? base + 1 : g_program;
+        snprintf(text, sizeof text,
+                 "local h = require('%s_helpers')\n"
+                 "assert(h.double(21) == 42)\n"
+                 "assert(require('%s_helpers') == h and loads == 1)\n", base, base);
+        load_ok(w, text);
+    }
+    remove(module);
+    finish(w);
+}
+
+static void a_module_outside_the_script_s_folder_is_refused(void **state) {
+    static const char *const names[] = {"../secrets", "/etc/passwd", "a..b", ".hidden", "x/y"};
+    int k;
+    (void)state;
+    for (k = 0; k < 5; k++) {
+        ecs_sched_world *w = world_with_lua(NULL);
+        char text[200];
+        snprintf(text, sizeof text, "local m = require('%s')\n", names[k]);
+        write_script(text);
+        assert_null(ecs_sched_script_load(w, g_path));
+        assert_error_has(w, "a module is named by names and dots", 1);
+        ecs_sched_clear_error(w);
+        finish(w);
+    }
+}
+
 /* ---- Lua states and threads ---- */
 
 static void two_systems_of_one_script_are_ordered_by_its_lua_state(void **state) {
@@ -854,7 +891,7 @@ static void a_term_the_query_does_not_name_is_refused(void **state) {
 static void the_sandbox_leaves_out_files_processes_and_loading(void **state) {
     ecs_sched_world *w = world_with_lua(NULL);
     (void)state;
-    load_ok(w, "assert(io == nil and require == nil and dofile == nil and loadfile == nil)\n"
+    load_ok(w, "assert(io == nil and package == nil and dofile == nil and loadfile == nil)\n"
                "assert(load == nil and loadstring == nil and os.execute == nil)\n"
                "assert(os.getenv == nil and os.remove == nil and type(os.clock) == 'function')\n"
                "assert(string.format and table.insert and math.floor)\n");
@@ -1862,6 +1899,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_shared_term_s_column_gives_its_one_value_on_every_row),
         cmocka_unit_test(a_column_table_names_what_it_lacks),
         cmocka_unit_test(a_system_records_commands_only_when_it_declares_them),
+        cmocka_unit_test(a_script_requires_a_module_of_its_folder_once),
+        cmocka_unit_test(a_module_outside_the_script_s_folder_is_refused),
         cmocka_unit_test(two_systems_of_one_script_are_ordered_by_its_lua_state),
         cmocka_unit_test(systems_of_two_scripts_are_not_ambiguous),
         cmocka_unit_test(scripts_run_in_parallel_give_the_single_threaded_result),
