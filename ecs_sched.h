@@ -25892,8 +25892,8 @@ static ecs_sched_result ecs_sched__description_make(ecs_sched_world *w, ecs_sche
     if (!fresh.fields) return ecs_sched__out_of_memory(w, "describing a type");
     fresh.count = count;
     for (i = 0; i < count && result == ECS_SCHED_OK; i++) {
-        ecs_sched__field_desc *out = &fresh.fields[i];
-        result = ecs_sched__check_field(w, id, &fields[i], &out->element, &out->count, &align[i]);
+        ecs_sched__field_desc *field = &fresh.fields[i];
+        result = ecs_sched__check_field(w, id, &fields[i], &field->element, &field->count, &align[i]);
         for (j = 0; j < i && result == ECS_SCHED_OK; j++) {
             if (strcmp(fields[j].name, fields[i].name) == 0) {
                 result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -25902,11 +25902,11 @@ static ecs_sched_result ecs_sched__description_make(ecs_sched_world *w, ecs_sche
             }
         }
         if (result != ECS_SCHED_OK) break;
-        out->kind = fields[i].kind;
-        out->offset = (uint32_t)fields[i].offset;
-        out->type = fields[i].type;
-        out->name = ecs_sched__strdup(&w->env, fields[i].name);
-        if (!out->name || !ecs_sched__copy_values(w, &fields[i], out)) {
+        field->kind = fields[i].kind;
+        field->offset = (uint32_t)fields[i].offset;
+        field->type = fields[i].type;
+        field->name = ecs_sched__strdup(&w->env, fields[i].name);
+        if (!field->name || !ecs_sched__copy_values(w, &fields[i], field)) {
             result = ecs_sched__out_of_memory(w, "describing a type");
         }
     }
