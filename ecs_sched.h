@@ -30318,7 +30318,10 @@ static bool ecs_sched__json_handle(const cJSON *item, ecs_sched_entity *out) {
     }
     if (cJSON_IsNumber(item)) {
         double d = item->valuedouble;
-        if (!(d >= 0.0) || d > 9007199254740992.0 || (double)(uint64_t)d != d) return false;
+        double whole;
+        if (!(d >= 0.0) || d > 9007199254740992.0) return false;
+        whole = (double)(uint64_t)d;
+        if (whole < d || whole > d) return false;   /* not a whole number */
         *out = (ecs_sched_entity)d;
         return true;
     }
