@@ -27,15 +27,11 @@
 #   make check-layers           each src/ module uses only what the modules before it define
 #                               (docs/architecture.md); make layers-graph draws them
 #   make check-doc              the header's documentation block names every public function
-#   make fuzz-smoke | fuzz      the JSON loader under libFuzzer: 30k inputs (in make test), or
-#                               ten minutes
-#   make fuzz-lua-smoke | fuzz-lua
-#                               the Lua driver's script loader under libFuzzer: 10k inputs (in
-#                               make test), or ten minutes
-#   make soak                   the long runs make test shortens: the allocation failure sweep
+#   make fuzz-smoke | fuzz      every tests/fuzz target under libFuzzer: a few seconds each (in
+#                               make test), or a minute each and a table of what they did
+#   make sweeps                 the long runs make test shortens: the allocation failure sweep
 #                               over every point in each configuration, a hundred times more
-#                               random schedules, ten minutes of fuzzing each of the JSON
-#                               loader and the Lua driver
+#                               random schedules
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench                  benchmarks; writes build/bench.json
 #   make bench FLECS_DIR=dir    the same, with rows beside flecs (dir: its flecs.c, flecs.h)
@@ -80,11 +76,11 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 # A recipe that fails leaves no target behind (no half-written output, no stamp).
 .DELETE_ON_ERROR:
 
-.PHONY: all deps example main-examples examples-check browser-test graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke fuzz-remote fuzz-remote-smoke \
-        soak \
+.PHONY: all deps example main-examples examples-check browser-test graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
+        sweeps \
         compile-checks-all \
         compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
-        bench bench-compare amalgamate check-amalgamation clean fuzz-lua fuzz-lua-smoke
+        bench bench-compare amalgamate check-amalgamation clean
 
 all: test
 
@@ -175,7 +171,7 @@ test: deps
 # job slots (each make has one slot of its own: with -j2, three jobs at most).
 TEST_JOBS = $(filter-out $(CLANG_RUN_LATER_RUNS) $(OOM_RUNS),$(UNIT_RUNS) $(UNTIMED_THREADED_RUNS)) \
              $(LUA_RUNS) \
-             compile-checks examples-check fuzz-smoke fuzz-lua-smoke graphs check-doc \
+             compile-checks examples-check fuzz-smoke graphs check-doc \
              check-modules check-strict-aliasing check-layers manual-check test-binaries
 .PHONY: test-jobs
 test-jobs:
@@ -290,7 +286,7 @@ $(UNIT_RUNS) $(THREADS_RUNS) $(CLANG_THREADS_RUNS) $(TSAN_RUNS): %.run: %
 # between two runs: gcc's build without threads takes the even points, gcc's threaded build
 # the odd ones (OOM_POINTS); every eighth point a run sweeps is checked by LeakSanitizer as
 # well as by the test's own count of blocks (OOM_LSAN, tests/test_oom.c). make test-all adds
-# clang's builds, each a share. make soak sweeps every point in every configuration, each
+# clang's builds, each a share. make sweeps sweeps every point in every configuration, each
 # under LeakSanitizer.
 $(BUILD)/gcc/test_oom.run: RUN_ENV := OOM_POINTS=0/2
 $(BUILD)/clang/test_oom.run: RUN_ENV := OOM_POINTS=2/4
@@ -301,7 +297,7 @@ OOM_BINARIES := $(filter %/test_oom,$(UNIT_BINARIES) $(THREADS_BINARIES) $(CLANG
 OOM_RUNS = $(filter-out $(CLANG_RUN_LATER_RUNS),$(filter %/test_oom.run,$(THREADS_RUNS) $(UNIT_RUNS)))
 RANDOM_SCHEDULE_BINARIES := $(filter %/test_schedule_flatten_random,$(UNIT_BINARIES))
 
-soak: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES) fuzz fuzz-lua
+sweeps: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES)
 	@set -e; for t in $(OOM_BINARIES); do \
 	  echo "== $$t, every point, each under LeakSanitizer"; OOM_LSAN=1 ./$$t; done
 	@set -e; for t in $(RANDOM_SCHEDULE_BINARIES); do \
@@ -764,73 +760,75 @@ check-doc: ecs_sched.h
 
 # ---- fuzzing ----
 
-# The JSON loader under libFuzzer (clang, with ASan and UBSan): fuzz-smoke runs a fixed number
-# of inputs from the seeds in tests/fuzz/corpus (part of make test); fuzz runs ten minutes.
-# The corpus grows in build/fuzz/corpus, never in the repository.
-FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-
-# The fuzz targets share one implementation object, with the JSON files and the Lua driver
-# (FUZZ_LUA's flavour), instrumented for coverage; each target's file leaves it out
-# (-DECS_SCHED__IMPLEMENTED, the header's guard against a second copy).
+# Every tests/fuzz/fuzz_<name>.c is a libFuzzer target (clang, ASan and UBSan, coverage
+# instrumented), its seeds in tests/fuzz/corpus/<name>/ and the inputs that once made it fail
+# in tests/fuzz/regressions/<name>/ (each replayed by the smoke run, before the seeds).
+#   make fuzz-smoke         each target a few seconds (FUZZ_SMOKE_SECONDS), seeded (in make test)
+#   make fuzz               each target FUZZ_SECONDS (60), then a table of executions and coverage
+#   make fuzz-<name>        one target FUZZ_SECONDS; fuzz-<name>-smoke its smoke run
+# The corpora grow in build/fuzz/corpus/<name>, never in the repository; a failing input is
+# written to build/fuzz/<name>-crash-... (libFuzzer's artifact).
+#
+# The targets share one implementation object, built with threads (C11) and every optional
+# module (JSON, Lua, the remote protocol, the trace); each target's file leaves the
+# implementation out (-DECS_SCHED__IMPLEMENTED, the header's guard against a second copy).
+FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+              -DECS_SCHED_THREADS -DECS_SCHED_JSON -DECS_SCHED_LUA -DECS_SCHED_REMOTE \
+              -DECS_SCHED_TRACE
 FUZZ_LUA ?= lua54
 FUZZ_LUA_CFLAGS = $$(pkg-config --cflags $(LUA_PACKAGE_$(FUZZ_LUA)))
-FUZZ_LIBS = $(STB_LIBS) -lcjson $$(pkg-config --libs $(LUA_PACKAGE_$(FUZZ_LUA))) -lm
+FUZZ_LIBS = $(STB_LIBS) -lcjson $$(pkg-config --libs $(LUA_PACKAGE_$(FUZZ_LUA))) $(MHD_LIBS) \
+            -lpthread -lm
+FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINARIES := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
+FUZZ_SECONDS  ?= 60
+FUZZ_SMOKE_SECONDS ?= 4
+# Per target: the longest input (FUZZ_LEN_<name>, default 4096) and libFuzzer's other flags.
+FUZZ_LEN_remote := 2048
+FUZZ_LEN_lua_script := 2048
+FUZZ_OPTS_lua_script := -timeout=10
+fuzz_run_flags = -max_len=$(or $(FUZZ_LEN_$(1)),4096) $(FUZZ_OPTS_$(1)) -print_final_stats=1 \
+                 -artifact_prefix=$(BUILD)/fuzz/$(1)-
 
 $(BUILD)/fuzz/impl.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $(@D)
-	clang $(subst fuzzer,fuzzer-no-link,$(FUZZ_FLAGS)) -DECS_SCHED_JSON -DECS_SCHED_LUA -I. \
-	  $(STB_CFLAGS) $(FUZZ_LUA_CFLAGS) -c $< -o $@
+	clang $(subst fuzzer,fuzzer-no-link,$(FUZZ_FLAGS)) -I. $(STB_CFLAGS) $(FUZZ_LUA_CFLAGS) \
+	  $(MHD_CFLAGS) -c $< -o $@
 
-$(BUILD)/fuzz/fuzz_json: tests/fuzz/fuzz_json.c ecs_sched.h $(BUILD)/fuzz/impl.o
-	@mkdir -p $(@D)/corpus
-	clang $(FUZZ_FLAGS) -DECS_SCHED__IMPLEMENTED -I. $(STB_CFLAGS) $< $(BUILD)/fuzz/impl.o \
-	  $(FUZZ_LIBS) -o $@
+$(FUZZ_BINARIES): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c ecs_sched.h $(BUILD)/fuzz/impl.o
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -DECS_SCHED__IMPLEMENTED -I. $(STB_CFLAGS) $(FUZZ_LUA_CFLAGS) \
+	  $(MHD_CFLAGS) $< $(BUILD)/fuzz/impl.o $(FUZZ_LIBS) -o $@
 
-fuzz-smoke: $(BUILD)/fuzz/fuzz_json
-	@cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
-	./$< -runs=30000 -max_len=4096 -seed=1 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
+# The corpus to run: the seeds copied into the growing one.
+fuzz_corpus = mkdir -p $(BUILD)/fuzz/corpus/$(1) && cp tests/fuzz/corpus/$(1)/* $(BUILD)/fuzz/corpus/$(1)/
+fuzz_regressions = $(wildcard tests/fuzz/regressions/$(1)/*)
 
-fuzz: $(BUILD)/fuzz/fuzz_json
-	@cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
-	./$< -max_total_time=600 -max_len=4096 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
+FUZZ_SMOKES := $(addprefix fuzz-,$(addsuffix -smoke,$(FUZZ_TARGETS)))
+FUZZ_LONGS  := $(addprefix fuzz-,$(FUZZ_TARGETS))
+.PHONY: $(FUZZ_SMOKES) $(FUZZ_LONGS)
 
-# The remote protocol under libFuzzer: request texts through ecs_sched_remote_handle (no HTTP),
-# the answer checked as JSON-RPC 2.0 and a refused request checked to change nothing.
-# fuzz-remote-smoke runs a fixed, seeded number of inputs from tests/fuzz/remote_corpus;
-# fuzz-remote runs ten minutes. The corpus grows in build/fuzz/remote_corpus.
-$(BUILD)/fuzz/fuzz_remote: tests/fuzz/fuzz_remote.c ecs_sched.h
-	@mkdir -p $(@D)/remote_corpus
-	clang $(FUZZ_FLAGS) -I. $(STB_CFLAGS) $(MHD_CFLAGS) $< $(STB_LIBS) -lcjson $(MHD_LIBS) -lpthread -lm -o $@
+fuzz-smoke: $(FUZZ_SMOKES)
 
-fuzz-remote-smoke: $(BUILD)/fuzz/fuzz_remote
-	@cp tests/fuzz/remote_corpus/* $(BUILD)/fuzz/remote_corpus/
-	./$< -runs=20000 -max_len=2048 -seed=1 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/remote_corpus
+$(FUZZ_SMOKES): fuzz-%-smoke: $(BUILD)/fuzz/fuzz_%
+	@$(call fuzz_corpus,$*)
+	$(if $(call fuzz_regressions,$*),./$< $(call fuzz_run_flags,$*) $(call fuzz_regressions,$*))
+	./$< -max_total_time=$(FUZZ_SMOKE_SECONDS) -seed=1 $(call fuzz_run_flags,$*) \
+	  $(BUILD)/fuzz/corpus/$*
 
-fuzz-remote: $(BUILD)/fuzz/fuzz_remote
-	@cp tests/fuzz/remote_corpus/* $(BUILD)/fuzz/remote_corpus/
-	./$< -max_total_time=600 -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/remote_corpus
+$(FUZZ_LONGS): fuzz-%: $(BUILD)/fuzz/fuzz_%
+	@$(call fuzz_corpus,$*)
+	./$< -max_total_time=$(FUZZ_SECONDS) $(call fuzz_run_flags,$*) $(BUILD)/fuzz/corpus/$* \
+	  2>&1 | tee $(BUILD)/fuzz/$*.log | grep -v '^#[0-9]*\s*\(NEW\|REDUCE\|pulse\)'
 
-# The Lua driver under libFuzzer: a script's text loaded, run, reloaded and unloaded
-# (tests/fuzz/fuzz_lua_script.c), built against Lua 5.4, whose states allocate through the
-# world's allocator, where ASan sees them (make FUZZ_LUA=luajit builds against LuaJIT, after
-# make clean). fuzz-lua-smoke runs a fixed number of inputs from the seeds in
-# tests/fuzz/lua_corpus (part of make test); fuzz-lua runs ten minutes. The corpus grows in
-# build/fuzz-lua/corpus.
-FUZZ_LUA_SMOKE_RUNS := 10000
-FUZZ_LUA_RUN := -max_len=2048 -timeout=10 -artifact_prefix=$(BUILD)/fuzz-lua/
-
-$(BUILD)/fuzz-lua/fuzz_lua_script: tests/fuzz/fuzz_lua_script.c ecs_sched.h $(BUILD)/fuzz/impl.o
-	@mkdir -p $(@D)/corpus
-	clang $(FUZZ_FLAGS) -DECS_SCHED__IMPLEMENTED -I. $(STB_CFLAGS) $(FUZZ_LUA_CFLAGS) $< \
-	  $(BUILD)/fuzz/impl.o $(FUZZ_LIBS) -o $@
-
-fuzz-lua-smoke: $(BUILD)/fuzz-lua/fuzz_lua_script
-	@cp tests/fuzz/lua_corpus/* $(BUILD)/fuzz-lua/corpus/
-	./$< -runs=$(FUZZ_LUA_SMOKE_RUNS) -seed=1 $(FUZZ_LUA_RUN) $(BUILD)/fuzz-lua/corpus
-
-fuzz-lua: $(BUILD)/fuzz-lua/fuzz_lua_script
-	@cp tests/fuzz/lua_corpus/* $(BUILD)/fuzz-lua/corpus/
-	./$< -max_total_time=600 $(FUZZ_LUA_RUN) $(BUILD)/fuzz-lua/corpus
+# One target after another (each uses one core), then what each did.
+fuzz: $(FUZZ_BINARIES)
+	@set -e; for t in $(FUZZ_TARGETS); do $(MAKE) --no-print-directory fuzz-$$t; done
+	@printf '\n%-12s %12s %8s %8s %8s\n' target executions exec/s edges features
+	@for t in $(FUZZ_TARGETS); do \
+	  awk -v t=$$t '/number_of_executed_units/ {n=$$2} /average_exec_per_sec/ {s=$$2} \
+	    /^#[0-9]+/ && /cov:/ {for (i=1;i<NF;i++) {if ($$i=="cov:") c=$$(i+1); if ($$i=="ft:") f=$$(i+1)}} \
+	    END {printf "%-12s %12s %8s %8s %8s\n", t, n, s, c, f}' $(BUILD)/fuzz/$$t.log; done
 
 # ---- examples ----
 

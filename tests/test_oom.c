@@ -5,7 +5,7 @@
    A leak is seen two ways: every child counts the blocks the library's allocation hooks hand
    out and take back, which must balance when the scenario ends; and LeakSanitizer, which also
    sees what is allocated past the hooks, checks the children of every OOM_LSAN-th point
-   (default 8, make soak 1: its check at exit takes as long as the scenario itself). */
+   (default 8, make sweeps 1: its check at exit takes as long as the scenario itself). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>

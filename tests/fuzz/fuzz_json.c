@@ -4,10 +4,11 @@
    when the load succeeds, instantiated, written back and read again. The world must stay
    consistent and every failure must be an error, never a crash or a leak.
 
-   make fuzz-smoke (a short run over tests/fuzz/corpus, part of make test); make fuzz (ten
-   minutes). */
+   make fuzz-json-smoke (a short run over tests/fuzz/corpus/json, part of make test); make
+   fuzz-json (a minute). */
+/* Built by make against the fuzz targets' shared implementation object, which has every
+   optional module (the Makefile's fuzzing section). */
 #define ECS_SCHED_IMPLEMENTATION
-#define ECS_SCHED_JSON
 #include "ecs_sched.h"
 
 #include <stdio.h>

@@ -8,11 +8,12 @@
 
    Built against Lua 5.4: its states allocate through the world's allocator, where ASan sees
    every block a script makes and this target caps their size (LuaJIT's own allocator maps its
-   memory itself, out of ASan's sight). make fuzz-lua-smoke (a short seeded run over
-   tests/fuzz/lua_corpus); make fuzz-lua (ten minutes). */
+   memory itself, out of ASan's sight). make fuzz-lua_script-smoke (a short seeded run
+   over tests/fuzz/corpus/lua_script); make fuzz-lua_script (a minute). */
 #define _POSIX_C_SOURCE 200809L
+/* Built by make against the fuzz targets' shared implementation object, which has every
+   optional module (the Makefile's fuzzing section). */
 #define ECS_SCHED_IMPLEMENTATION
-#define ECS_SCHED_LUA
 #include "ecs_sched.h"
 
 #include <stdio.h>
@@ -42,7 +43,7 @@ static void plain_free(void *ptr, void *user_data) {
 
 /* Failures are what most inputs give: kept quiet, the messages are still built. With
    FUZZ_LUA_VERBOSE set in the environment they are printed (to see what a seed does:
-   FUZZ_LUA_VERBOSE=1 ./fuzz_lua_script tests/fuzz/lua_corpus/observers.lua). */
+   FUZZ_LUA_VERBOSE=1 ./fuzz_lua_script tests/fuzz/corpus/lua_script/observers.lua). */
 static void quiet(ecs_sched_log_level level, ecs_sched_result result, const char *message,
                   void *user_data) {
     static int verbose = -1;

@@ -5,11 +5,11 @@
    a whole-number code), the world is consistent, and when every response is an error the
    world is as it was (its JSON save, its entity count, the resource, the state).
 
-   make fuzz-remote-smoke (a short seeded run over tests/fuzz/remote_corpus); make fuzz-remote
-   (ten minutes). */
+   make fuzz-remote-smoke (a short seeded run over tests/fuzz/corpus/remote); make fuzz-remote
+   (a minute). */
+/* Built by make against the fuzz targets' shared implementation object, which has every
+   optional module (the Makefile's fuzzing section). */
 #define ECS_SCHED_IMPLEMENTATION
-#define ECS_SCHED_REMOTE
-#define ECS_SCHED_TRACE
 #include "ecs_sched.h"
 
 #include <math.h>
