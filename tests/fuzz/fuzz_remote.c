@@ -12,6 +12,7 @@
 #define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
