@@ -177,6 +177,11 @@ struct ecs_sched_app {
                                             startup order */
     bool updating;
     bool watch_scripts;                  /* ecs_sched_app_watch_scripts */
+    /* An extension point: called at the start of each update, before time advances, where
+       no schedule runs (what must happen between two frames: the remote starts a trace
+       there). One module holds it at a time; NULL: none. */
+    void (*between_frames)(ecs_sched_app *app, void *user_data);
+    void *between_frames_data;
 };
 
 /* The app that owns a world is a part of it (registry.h). */
@@ -600,6 +605,7 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
 #ifdef ECS_SCHED_SCRIPTS
     if (app->watch_scripts) (void)ecs_sched_scripts_poll(w);   /* (a failure is logged) */
 #endif
+    if (app->between_frames) app->between_frames(app, app->between_frames_data);
     result = ecs_sched__check_schedules_run(app);
     if (result != ECS_SCHED_OK) return result;
 #ifdef ECS_SCHED_TRACE

@@ -136,6 +136,10 @@ struct ecs_sched_remote {
     char *schedule;                 /* the app's system is there (NULL: none placed) */
     ecs_sched__rpc_snapshot *snapshots;   /* ecs_sched.take_snapshot's, by name (world thread) */
     ecs_sched__rpc_watch *watches;  /* +watch requests streaming over HTTP (world thread) */
+#ifndef ECS_SCHED_NO_APP
+    ecs_sched_app *app;             /* ecs_sched_app_add_remote's: its between_frames is ours */
+#endif
+    int32_t trace_frames;           /* ecs_sched.record_trace's frames, to start between two */
     /* guarded by lock: */
     pthread_mutex_t lock;
     pthread_cond_t answered;
@@ -1481,8 +1485,84 @@ static cJSON *ecs_sched__rpc_trace(ecs_sched__rpc_call *call, const cJSON *param
     return result ? result : ecs_sched__rpc_out_of_memory(call);
 }
 
+/* Starts the recording ecs_sched.record_trace asked for. */
+static ecs_sched_result ecs_sched__rpc_start_trace(ecs_sched_world *w, int32_t frames) {
+    ecs_sched_trace_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.frames = frames;
+    return ecs_sched_trace_start(w, &desc);
+}
+
+#ifndef ECS_SCHED_NO_APP
+/* The app's frame boundary: where a trace asked for inside a frame starts. */
+static void ecs_sched__remote_between_frames(ecs_sched_app *app, void *user_data) {
+    ecs_sched_remote *remote = (ecs_sched_remote *)user_data;
+    int32_t frames = remote->trace_frames;
+    (void)app;
+    if (!frames) return;
+    remote->trace_frames = 0;
+    (void)ecs_sched__rpc_start_trace(remote->world, frames);   /* (a refusal is logged) */
+}
+#endif
+
+/* ecs_sched.record_trace {frames}: records the next frames (default 1, at most 1000), then
+   stops by itself; ecs_sched.trace reads it. Asked between two runs (a program that polls the
+   remote itself), the recording starts at once; asked inside a frame (the app's remote), it
+   starts when that frame ends. Refused while a trace records. */
+static cJSON *ecs_sched__rpc_record_trace(ecs_sched__rpc_call *call, const cJSON *params) {
+    ecs_sched_world *w = call->world;
+    const cJSON *frames = params ? ecs_sched__rpc_member(params, "frames") : NULL;
+    const ecs_sched__schedules *all = ecs_sched__schedules_of(w);
+    int32_t n = 1;
+    if (frames) {
+        double v = cJSON_IsNumber(frames) ? frames->valuedouble : 0;
+        if (!(v >= 1 && v <= 1000) || v - (double)(int32_t)v > 0) {
+            return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_INVALID_PARAMS, "%s: `frames` must be a whole "
+                                       "number from 1 to 1000", call->method);
+        }
+        n = (int32_t)v;
+    }
+    if ((ecs_sched__trace_of(w) && ecs_sched__trace_of(w)->running) || call->remote->trace_frames) {
+        return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_REFUSED, "%s: a trace is recording already (wait "
+                                   "for it to stop, or stop it in the program)", call->method);
+    }
+    if (!all || all->depth == 0) {
+        if (ecs_sched__rpc_start_trace(w, n) != ECS_SCHED_OK) {
+            return ecs_sched__rpc_fail_world(call, ECS_SCHED_RPC_REFUSED);
+        }
+        return cJSON_CreateNull();
+    }
+#ifndef ECS_SCHED_NO_APP
+    if (call->remote->app) {
+        call->remote->trace_frames = n;
+        return cJSON_CreateNull();
+    }
+#endif
+    return ecs_sched__rpc_fail(call, ECS_SCHED_RPC_REFUSED, "%s: schedule '%s' is running and the remote "
+                               "belongs to no app whose frames it could wait for: poll the remote "
+                               "between runs", call->method, all->stack[all->depth - 1]->label);
+}
+
+static const char *const ecs_sched__rpc_behaviour_names[] = {"default", "always_run", "never_run",
+                                                             "breakpoint"};
+
+/* {system: behaviour} for the systems of s whose step behaviour is not the default. */
+static cJSON *ecs_sched__rpc_step_behaviours(ecs_sched__schedule *s) {
+    cJSON *map = cJSON_CreateObject();
+    uint32_t i;
+    for (i = 0; map && i < s->system_count; i++) {
+        const ecs_sched__system *sys = s->systems[i];
+        if (sys->watch.step == ECS_SCHED_STEP_DEFAULT) continue;
+        if (!cJSON_AddStringToObject(map, sys->ctx.run.name, ecs_sched__rpc_behaviour_names[sys->watch.step])) {
+            cJSON_Delete(map);
+            return NULL;
+        }
+    }
+    return map;
+}
+
 /* ecs_sched.get_stepping {schedule}: {"enabled", "cursor": the system the next step runs, or
-   null}. */
+   null, "behaviours": {system: behaviour} for those not "default"}. */
 static cJSON *ecs_sched__rpc_get_stepping(ecs_sched__rpc_call *call, const cJSON *params) {
     const char *label, *cursor;
     ecs_sched__schedule *s = ecs_sched__rpc_schedule(call, params, &label);
@@ -1491,7 +1571,8 @@ static cJSON *ecs_sched__rpc_get_stepping(ecs_sched__rpc_call *call, const cJSON
     cursor = ecs_sched_stepping_cursor(call->world, label);
     result = cJSON_CreateObject();
     if (!result || !cJSON_AddBoolToObject(result, "enabled", s->stepping) ||
-        !ecs_sched__rpc_add(result, "cursor", cursor ? cJSON_CreateString(cursor) : cJSON_CreateNull())) {
+        !ecs_sched__rpc_add(result, "cursor", cursor ? cJSON_CreateString(cursor) : cJSON_CreateNull()) ||
+        !ecs_sched__rpc_add(result, "behaviours", ecs_sched__rpc_step_behaviours(s))) {
         cJSON_Delete(result);
         return ecs_sched__rpc_out_of_memory(call);
     }
@@ -1534,7 +1615,7 @@ static cJSON *ecs_sched__rpc_step(ecs_sched__rpc_call *call, const cJSON *params
 /* ecs_sched.set_step_behaviour {schedule, system, behaviour}: "default", "always_run",
    "never_run" (the system is skipped while the schedule steps) or "breakpoint". */
 static cJSON *ecs_sched__rpc_set_step_behaviour(ecs_sched__rpc_call *call, const cJSON *params) {
-    static const char *const names[] = {"default", "always_run", "never_run", "breakpoint"};
+    const char *const *names = ecs_sched__rpc_behaviour_names;
     const char *label, *system, *behaviour;
     int i;
     if (!ecs_sched__rpc_schedule(call, params, &label) ||
@@ -1782,6 +1863,7 @@ static const ecs_sched__rpc_method ecs_sched__rpc_methods[] = {
     {"ecs_sched.system_stats", ecs_sched__rpc_system_stats, false},
     {"ecs_sched.set_stats", ecs_sched__rpc_set_stats, true},
     {"ecs_sched.trace", ecs_sched__rpc_trace, false},
+    {"ecs_sched.record_trace", ecs_sched__rpc_record_trace, true},
     {"ecs_sched.get_stepping", ecs_sched__rpc_get_stepping, false},
     {"ecs_sched.set_stepping", ecs_sched__rpc_set_stepping, true},
     {"ecs_sched.step", ecs_sched__rpc_step, true},
@@ -2503,6 +2585,9 @@ void ecs_sched_remote_destroy(ecs_sched_remote *remote) {
     }
     ecs_sched__rpc_watches_free(remote);
 #ifndef ECS_SCHED_NO_APP
+    if (remote->app && remote->app->between_frames == ecs_sched__remote_between_frames) {
+        remote->app->between_frames = NULL;
+    }
     if (remote->schedule) {
         ecs_sched_remove_system(remote->world, remote->schedule, ECS_SCHED__REMOTE_SYSTEM);
     }
@@ -2543,6 +2628,11 @@ ecs_sched_remote *ecs_sched_app_add_remote(ecs_sched_app *app, const ecs_sched_r
         remote->schedule = NULL;
         ecs_sched_remote_destroy(remote);
         return NULL;
+    }
+    if (!app->between_frames) {   /* (another module's hook stays: record_trace then refuses) */
+        remote->app = app;
+        app->between_frames = ecs_sched__remote_between_frames;
+        app->between_frames_data = remote;
     }
     return remote;
 }

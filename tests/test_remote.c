@@ -187,7 +187,7 @@ static void test_discover_lists_every_method_in_an_openrpc_document(void **state
         "world.mutate_resources", "world.list_resources", "world.trigger_event",
         "world.write_message", "ecs_sched.list_schedules", "ecs_sched.schedule_plan",
         "ecs_sched.schedule_dot", "ecs_sched.system_stats", "ecs_sched.set_stats",
-        "ecs_sched.trace", "ecs_sched.get_stepping", "ecs_sched.set_stepping", "ecs_sched.step",
+        "ecs_sched.trace", "ecs_sched.record_trace", "ecs_sched.get_stepping", "ecs_sched.set_stepping", "ecs_sched.step",
         "ecs_sched.set_step_behaviour", "ecs_sched.list_states", "ecs_sched.set_state",
         "ecs_sched.take_snapshot", "ecs_sched.restore_snapshot", "ecs_sched.names"};
     remote_world *r = (remote_world *)*state;
@@ -1404,6 +1404,112 @@ static void test_set_state_to_an_unknown_value_is_invalid_params(void **state) {
     assert_int_equal(ecs_sched_state_get(r->world, game), 0);
 }
 
+/* Whether the recording ecs_sched.trace gives has an event of that name and category. */
+static bool trace_has(remote_world *r, const char *name, const char *category) {
+    cJSON *response = call(r, "ecs_sched.trace", "");
+    const cJSON *events = cJSON_GetObjectItemCaseSensitive(result_of(response), "traceEvents"), *e;
+    bool found = false;
+    cJSON_ArrayForEach(e, events) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "name");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "cat");
+        found = found || (cJSON_IsString(n) && cJSON_IsString(c) && strcmp(n->valuestring, name) == 0 &&
+                          strcmp(c->valuestring, category) == 0);
+    }
+    cJSON_Delete(response);
+    return found;
+}
+
+static void test_record_trace_between_runs_records_the_next_frame(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_trace_info info;
+    cJSON *response;
+    add_update_systems(r);
+    response = call(r, "ecs_sched.record_trace", "");
+    assert_true(cJSON_IsNull(result_of(response)));
+    cJSON_Delete(response);
+    assert_true(ecs_sched_trace_get_info(r->world).running);
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    info = ecs_sched_trace_get_info(r->world);
+    assert_false(info.running);   /* one frame, then it stopped by itself */
+    assert_int_equal(info.frames, 1);
+    assert_true(trace_has(r, "b", "system"));
+    assert_true(trace_has(r, "frame 0", "frame"));
+}
+
+static ecs_sched_remote *g_app_remote;
+static int g_asked;
+
+/* Asks for a trace from inside the frame, once. */
+static void ask_for_a_trace(ecs_sched_system_ctx *ctx) {
+    static const char request[] = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ecs_sched.record_trace\"}";
+    char *response;
+    (void)ctx;
+    if (g_asked++) return;
+    response = ecs_sched_remote_handle(g_app_remote, request, sizeof request - 1);
+    assert_non_null(strstr(response, "\"result\":null"));
+    ecs_sched_remote_free(response);
+}
+
+static void test_record_trace_inside_an_app_frame_starts_when_the_frame_ends(void **state) {
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_world *w = ecs_sched_app_world(app);
+    ecs_sched_remote_desc desc;
+    ecs_sched_system_desc asker;
+    ecs_sched_trace_info info;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    g_app_remote = ecs_sched_app_add_remote(app, &desc);
+    assert_non_null(g_app_remote);
+    memset(&asker, 0, sizeof asker);
+    asker.name = "asker";
+    asker.fn = ask_for_a_trace;
+    asker.exclusive = true;
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_UPDATE, &asker), ECS_SCHED_OK);
+    g_asked = 0;
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(g_asked, 1);
+    info = ecs_sched_trace_get_info(w);
+    assert_false(info.running);        /* not inside the frame that asked */
+    assert_int_equal(info.recorded, 0);
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    info = ecs_sched_trace_get_info(w);
+    assert_false(info.running);        /* the next frame, whole, then it stopped */
+    assert_int_equal(info.frames, 1);
+    assert_true(info.recorded > 0);
+    ecs_sched_remote_destroy(g_app_remote);
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);   /* its hook went with it */
+    ecs_sched_app_destroy(app);
+}
+
+static void test_record_trace_while_one_records_or_with_bad_frames_is_refused(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    expect_refused(r, ECS_SCHED_RPC_INVALID_PARAMS, "ecs_sched.record_trace", "{\"frames\": 0}");
+    expect_refused(r, ECS_SCHED_RPC_INVALID_PARAMS, "ecs_sched.record_trace", "{\"frames\": 1.5}");
+    expect_refused(r, ECS_SCHED_RPC_INVALID_PARAMS, "ecs_sched.record_trace", "{\"frames\": \"2\"}");
+    assert_false(ecs_sched_trace_get_info(r->world).running);
+    assert_int_equal(ecs_sched_trace_start(r->world, NULL), ECS_SCHED_OK);
+    response = call(r, "ecs_sched.record_trace", "{\"frames\": 2}");
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_REFUSED);
+    assert_non_null(strstr(error_message(response), "recording already"));
+    cJSON_Delete(response);
+}
+
+static void test_get_stepping_lists_the_behaviours_set(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    const cJSON *behaviours;
+    add_update_systems(r);
+    cJSON_Delete(call(r, "ecs_sched.set_step_behaviour",
+                      "{\"schedule\": \"Update\", \"system\": \"b\", \"behaviour\": \"breakpoint\"}"));
+    response = call(r, "ecs_sched.get_stepping", "{\"schedule\": \"Update\"}");
+    behaviours = cJSON_GetObjectItemCaseSensitive(result_of(response), "behaviours");
+    assert_int_equal(cJSON_GetArraySize(behaviours), 1);   /* a, at the default, left out */
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(behaviours, "b")->valuestring, "breakpoint");
+    cJSON_Delete(response);
+}
+
 static void test_stepping_runs_one_system_per_step(void **state) {
     remote_world *r = (remote_world *)*state;
     cJSON *response;
@@ -1478,6 +1584,7 @@ static void test_read_only_refuses_the_library_methods_that_change_things(void *
     expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "ecs_sched.set_state", "{\"state\": \"Game\", \"value\": \"Playing\"}");
     expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "ecs_sched.take_snapshot", "{\"name\": \"s\"}");
     expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "ecs_sched.set_stepping", "{\"schedule\": \"Update\", \"enabled\": true}");
+    expect_refused(r, ECS_SCHED_RPC_METHOD_NOT_FOUND, "ecs_sched.record_trace", "");
     response = call(r, "ecs_sched.list_states", "");   /* reading works */
     assert_non_null(result_of(response));
     cJSON_Delete(response);
@@ -1559,6 +1666,10 @@ int main(void) {
         T(test_list_states_gives_each_machine_its_value_and_values),
         T(test_set_state_queues_the_value_for_the_next_transition),
         T(test_set_state_to_an_unknown_value_is_invalid_params),
+        T(test_record_trace_between_runs_records_the_next_frame),
+        T(test_record_trace_inside_an_app_frame_starts_when_the_frame_ends),
+        T(test_record_trace_while_one_records_or_with_bad_frames_is_refused),
+        T(test_get_stepping_lists_the_behaviours_set),
         T(test_stepping_runs_one_system_per_step),
         T(test_step_behaviour_never_run_skips_the_system),
         T(test_step_behaviour_of_an_unknown_system_is_not_found),
