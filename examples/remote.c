@@ -1,7 +1,8 @@
 /* remote.c - a small game you can look into while it runs: the app serves the remote protocol
    (ECS_SCHED_REMOTE: Bevy's JSON-RPC methods over HTTP) and, at http://127.0.0.1:15702/, the
    explorer page: the entity tree, each entity's components (edit a field and the game sees it
-   the next frame), the resources.
+   the next frame), the resources, the schedules with each system's time (step through them
+   one system at a time), the game's state machine, and a recorded frame as a timeline.
 
    A ship with two turrets (each with a barrel) and two asteroids drift; each frame a system
    moves what has a Velocity, and counts the frames in a resource. The game runs until
@@ -19,6 +20,7 @@
 
    then open http://127.0.0.1:15702/ in a browser. */
 #define ECS_SCHED_REMOTE
+#define ECS_SCHED_TRACE   /* the page's timings, trace and stepping */
 #define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
@@ -123,6 +125,9 @@ int main(int argc, char **argv) {
 
     describe(w);
     build(w);
+    ecs_sched_state_register(w, &(ecs_sched_state_desc){.name = "Weather",
+                                                         .values = {"calm", "storm"}});
+    ecs_sched_stats_enable(w, true);   /* each system timed: the page's Schedules tab */
     ecs_sched_add_system(w, ECS_SCHED_UPDATE, &(ecs_sched_system_desc){
         .name = "move", .fn = move,
         .queries = {{{ecs_sched_write(position), ecs_sched_read(velocity)}}}});

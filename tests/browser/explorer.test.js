@@ -1,7 +1,9 @@
 // The explorer page (src/remote_page.html) in headless Chromium, against examples/remote.c
 // running on a free port: the entity tree shows the game's entities by name, the search box
 // narrows it, selecting an entity shows its components, and an edit made in the page reaches
-// the world (read back with a JSON-RPC request of the test's own, not through the page).
+// the world (read back with a JSON-RPC request of the test's own, not through the page); the
+// Schedules tab lists the systems in order with timings and steps through them, the States tab
+// queues a value, the Trace tab records a frame and draws it.
 //
 //   make browser-test      (installs puppeteer-core into build/browser, builds the example)
 //
@@ -155,3 +157,65 @@ test("opened with ?token=..., the page sends the token; the server refuses reque
   await other.close();
 });
 
+
+test("the Schedules tab lists a schedule's systems in order with their timings", async () => {
+  await page.click('#tabs button[data-tab="schedules"]');
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll("#plan tbody tr")];
+    const move = rows.find((r) => r.dataset.system === "move");
+    return move && Number(move.querySelector(".runs").textContent) > 0 &&
+      move.querySelector(".mean").textContent !== "";
+  }, { timeout: 10000 });
+  const order = await page.$$eval("#plan tbody tr", (rows) => rows.map((r) => r.dataset.system));
+  const plan = await rpc("ecs_sched.schedule_plan", { schedule: "Update" });
+  assert.deepEqual(order, plan.map((n) => n.name));
+  await page.screenshot({ path: path.join(root, "build", "browser", "explorer-schedules.png") });
+});
+
+test("stepping from the page: switched on, one step runs the system at the cursor", async () => {
+  const before = (await rpc("world.get_resources", { resource: "Clock" })).value.frames;
+  await page.click("#stepping-on");
+  await page.waitForFunction(() => /next: /.test(document.querySelector("#cursor").textContent), { timeout: 5000 });
+  // held: the frame counter stops moving
+  const held = (await rpc("world.get_resources", { resource: "Clock" })).value.frames;
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal((await rpc("world.get_resources", { resource: "Clock" })).value.frames, held);
+  assert.ok(held >= before);
+  // step until count_frames has run once more
+  for (let i = 0; i < 4; i++) {
+    const cursor = (await rpc("ecs_sched.get_stepping", { schedule: "Update" })).cursor;
+    await page.click("#step-one");
+    await page.waitForFunction((c) => !document.querySelector("#cursor").textContent.endsWith(" " + c) ||
+      document.querySelectorAll("#plan tbody tr").length === 1, { timeout: 5000 }, cursor);
+    if (cursor === "count_frames") break;
+  }
+  assert.equal((await rpc("world.get_resources", { resource: "Clock" })).value.frames, held + 1);
+  await page.click("#stepping-on");
+  await page.waitForFunction(() => document.querySelector("#cursor").textContent === "", { timeout: 5000 });
+  assert.equal((await rpc("ecs_sched.get_stepping", { schedule: "Update" })).enabled, false);
+});
+
+test("the States tab shows a machine's value and queues the next one", async () => {
+  await page.click('#tabs button[data-tab="states"]');
+  const card = '#states [data-state="Weather"]';
+  await page.waitForFunction((c) => {
+    const v = document.querySelector(c + " .value");
+    return v && v.textContent === "calm";
+  }, { timeout: 5000 }, card);
+  await page.select(card + " select", "storm");
+  await page.click(card + " button");
+  await page.waitForFunction((c) => document.querySelector(c + " .value").textContent === "storm",
+    { timeout: 5000 }, card);
+  const machines = await rpc("ecs_sched.list_states");
+  assert.equal(machines.find((m) => m.name === "Weather").value, "storm");
+});
+
+test("the Trace tab records the next frame and draws it as a timeline", async () => {
+  await page.click('#tabs button[data-tab="trace"]');
+  await page.click("#record");
+  await page.waitForSelector('#timeline svg rect[data-name="move"]', { timeout: 10000 });
+  const cats = await page.$$eval("#timeline svg rect", (r) => [...new Set(r.map((x) => x.dataset.cat))]);
+  for (const c of ["schedule", "system"]) assert.ok(cats.includes(c), `${c} in ${cats}`);
+  assert.match(await page.$eval("#trace-status", (s) => s.textContent), /^frame \d+: .* events$/);
+  await page.screenshot({ path: path.join(root, "build", "browser", "explorer-trace.png") });
+});
