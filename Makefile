@@ -344,38 +344,22 @@ $(2)/%.o: tests/%.c ecs_sched.h $(TEST_HEADERS)
 	$(1) $(3) -O0 -I. $(STB_CFLAGS) -c $$< -o $$@
 endef
 # The tests build the optional parts too: JSON files (ECS_SCHED_JSON, cJSON), the trace
-# (ECS_SCHED_TRACE) and language drivers with the native one (ECS_SCHED_NATIVE_SCRIPTS).
-OPTIONAL := -DECS_SCHED_JSON -DECS_SCHED_TRACE -DECS_SCHED_NATIVE_SCRIPTS
+# (ECS_SCHED_TRACE), language drivers with the native one (ECS_SCHED_NATIVE_SCRIPTS) and the
+# remote protocol (ECS_SCHED_REMOTE, libmicrohttpd: pkg-config, asked once), all in the one
+# implementation object each configuration shares.
+MHD_CFLAGS = $(eval MHD_CFLAGS := $(shell pkg-config --cflags libmicrohttpd))$(MHD_CFLAGS)
+MHD_LIBS   = $(eval MHD_LIBS := $(shell pkg-config --libs libmicrohttpd))$(MHD_LIBS)
+OPTIONAL = -DECS_SCHED_JSON -DECS_SCHED_TRACE -DECS_SCHED_NATIVE_SCRIPTS -DECS_SCHED_REMOTE $(MHD_CFLAGS)
 JSON_LIBS := -lcjson
-TEST_LIBS := $(JSON_LIBS) -ldl -rdynamic
+TEST_LIBS = $(JSON_LIBS) -ldl -rdynamic $(MHD_LIBS) -lpthread
 define unit_rule
 $(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(TEST_LIBS),$(OPTIMIZED_TESTS))
-$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL),$(TEST_LIBS) -lpthread,\
+$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL),$(TEST_LIBS),\
   $(OPTIMIZED_TESTS))
-$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(TEST_LIBS) -lpthread,\
+$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(TEST_LIBS),\
   $(OWN_IMPL_TESTS))
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
-
-# The remote protocol's test (ECS_SCHED_REMOTE) links libmicrohttpd (pkg-config, asked once)
-# and an implementation object of its own per configuration, built with the remote module:
-# these rules take the place of unit_config's pattern rule for it.
-MHD_CFLAGS = $(eval MHD_CFLAGS := $(shell pkg-config --cflags libmicrohttpd))$(MHD_CFLAGS)
-MHD_LIBS   = $(eval MHD_LIBS := $(shell pkg-config --libs libmicrohttpd))$(MHD_LIBS)
-# $(1): the compiler; $(2): the configuration's directory; $(3): its flags.
-define remote_config
-$(2)/impl_remote.o: tests/impl.c ecs_sched.h
-	@mkdir -p $$(@D)
-	$(1) $(3) -DECS_SCHED_REMOTE -I. $$(STB_CFLAGS) $$(MHD_CFLAGS) -c $$< -o $$@
-$(2)/test_remote: tests/test_remote.c ecs_sched.h $(TEST_HEADERS) $(2)/impl_remote.o
-	@mkdir -p $$(@D)
-	$(1) $(3) -O0 -DECS_SCHED_REMOTE -I. $$(STB_CFLAGS) $$(MHD_CFLAGS) $$< $(2)/impl_remote.o \
-	  $$(STB_LIBS) -lcmocka $(TEST_LIBS) $$(MHD_LIBS) -lpthread -o $$@
-endef
-$(foreach c,$(COMPILERS),\
-  $(eval $(call remote_config,$(c),$(BUILD)/$(c),$(STRICT) $(SANITIZE) $(OPTIONAL)))\
-  $(eval $(call remote_config,$(c),$(BUILD)/$(c)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL)))\
-  $(eval $(call remote_config,$(c),$(BUILD)/$(c)-tsan,$(THREADED) $(TSAN) $(OPTIONAL))))
 
 # ---- compile checks ----
 
@@ -933,9 +917,9 @@ browser-test: $(BROWSER_MODULES) $(BUILD)/examples/gcc/remote
 manual-check: ecs_sched.h $(BUILD)/gcc/impl.o $(BUILD)/gcc-mt/impl.o
 	$(PYTHON) tools/check_manual.py --out $(BUILD)/manual --jobs 2 --cc gcc \
 	  --cflags "$(STRICT) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS)" \
-	  --impl $(BUILD)/gcc/impl.o --libs "$(STB_LIBS) $(EXAMPLE_LIBS)" \
+	  --impl $(BUILD)/gcc/impl.o --libs "$(STB_LIBS) $(EXAMPLE_LIBS) $(MHD_LIBS) -lpthread" \
 	  --threads-cflags "$(THREADED) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS)" \
-	  --threads-impl $(BUILD)/gcc-mt/impl.o --threads-libs "$(STB_LIBS) $(EXAMPLE_LIBS) -lpthread" \
+	  --threads-impl $(BUILD)/gcc-mt/impl.o --threads-libs "$(STB_LIBS) $(EXAMPLE_LIBS) $(MHD_LIBS) -lpthread" \
 	  $(MANUAL_PAGES)
 
 # ---- what make test builds first ----
