@@ -422,7 +422,8 @@ LINK_CHECKS_clang :=
 FEATURE_SWITCHES := NO_RELATIONS NO_INHERITANCE NO_REFLECT NO_SNAPSHOT NO_STEPPING NO_STATES \
                     NO_APP NO_QUERY_TEXT MINIMAL
 SWITCH_BUILDS := $(addprefix $(COMPILE)/gcc/switch_,$(addsuffix .o,$(FEATURE_SWITCHES))) \
-                 $(COMPILE)/gcc/switch_MINIMAL_c11_threads.o
+                 $(COMPILE)/gcc/switch_MINIMAL_c11_threads.o $(COMPILE)/gcc/remote_alone.o \
+                 $(COMPILE)/gcc/remote_no_app.o
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(addsuffix .ok,$(RUN_CHECKS) $(LINK_CHECKS_$(c))) $(COMPILE_ONLY_$(c)))) \
                   $(SWITCH_BUILDS)
@@ -446,6 +447,14 @@ $(COMPILE)/gcc/switch_%.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $(@D)
 	@echo "== gcc: the implementation with ECS_SCHED_$* (C99, ECS_SCHED_TRACE, -O0 -Werror)"
 	gcc $(STRICT) -O0 -DECS_SCHED_$* -DECS_SCHED_TRACE -I. $(STB_CFLAGS) -c $< -o $@
+
+# The remote protocol without the trace (its methods for statistics, trace and stepping left
+# out), and without the app.
+$(COMPILE)/gcc/remote_alone.o $(COMPILE)/gcc/remote_no_app.o: tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $(@D)
+	@echo "== gcc: the implementation with ECS_SCHED_REMOTE$(if $(findstring no_app,$@), and ECS_SCHED_NO_APP,) only (C99, -O0 -Werror)"
+	gcc $(STRICT) -O0 -DECS_SCHED_REMOTE $(if $(findstring no_app,$@),-DECS_SCHED_NO_APP) -I. \
+	  $(STB_CFLAGS) $(MHD_CFLAGS) -c $< -o $@
 
 $(COMPILE)/gcc/switch_MINIMAL_c11_threads.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $(@D)

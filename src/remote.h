@@ -1493,17 +1493,6 @@ static ecs_sched_result ecs_sched__rpc_start_trace(ecs_sched_world *w, int32_t f
     return ecs_sched_trace_start(w, &desc);
 }
 
-#ifndef ECS_SCHED_NO_APP
-/* The app's frame boundary: where a trace asked for inside a frame starts. */
-static void ecs_sched__remote_between_frames(ecs_sched_app *app, void *user_data) {
-    ecs_sched_remote *remote = (ecs_sched_remote *)user_data;
-    int32_t frames = remote->trace_frames;
-    (void)app;
-    if (!frames) return;
-    remote->trace_frames = 0;
-    (void)ecs_sched__rpc_start_trace(remote->world, frames);   /* (a refusal is logged) */
-}
-#endif
 
 /* ecs_sched.record_trace {frames}: records the next frames (default 1, at most 1000), then
    stops by itself; ecs_sched.trace reads it. Asked between two runs (a program that polls the
@@ -1636,6 +1625,20 @@ static cJSON *ecs_sched__rpc_set_step_behaviour(ecs_sched__rpc_call *call, const
     return cJSON_CreateNull();
 }
 #endif /* ECS_SCHED_TRACE */
+
+#ifndef ECS_SCHED_NO_APP
+/* The app's frame boundary: where a trace asked for inside a frame starts. */
+static void ecs_sched__remote_between_frames(ecs_sched_app *app, void *user_data) {
+    ecs_sched_remote *remote = (ecs_sched_remote *)user_data;
+    int32_t frames = remote->trace_frames;
+    (void)app;
+    if (!frames) return;
+    remote->trace_frames = 0;
+#ifdef ECS_SCHED_TRACE
+    (void)ecs_sched__rpc_start_trace(remote->world, frames);   /* (a refusal is logged) */
+#endif
+}
+#endif
 
 /* ecs_sched.list_states: [{"name", "value" (null: none), "values"}], in registration order. */
 static cJSON *ecs_sched__rpc_list_states(ecs_sched__rpc_call *call, const cJSON *params) {
