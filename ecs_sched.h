@@ -5678,6 +5678,26 @@ typedef struct ecs_sched_remote_desc {
     bool no_page;                 /* no explorer page at "/" (GET): only the protocol (POST) */
 } ecs_sched_remote_desc;
 
+#endif /* ECS_SCHED_REMOTE */
+
+/*=============================== src/remote_world.h (public) ================================*/
+/* remote_world: the methods of Bevy's remote protocol (world.*): components,
+   entities, hierarchy, resources, events and messages read and changed by name. */
+
+/*============================== src/remote_library.h (public) ===============================*/
+/* remote_library: the methods beyond Bevy's protocol (ecs_sched.*): schedules and their plans,
+   statistics, the trace, stepping, states, and snapshots the remote keeps by name. */
+
+/*============================== src/remote_dispatch.h (public) ==============================*/
+/* remote_dispatch: +watch requests, the table of methods, and a request text turned into its
+   response text (one request or a batch), as ecs_sched_remote_handle and the server do. */
+
+/*=============================== src/remote_server.h (public) ===============================*/
+/* remote_server: the queue between the HTTP server's threads and the world's thread, the
+   server (libmicrohttpd), and creating, polling and destroying a remote. */
+
+#ifdef ECS_SCHED_REMOTE
+
 /* Serves the world: starts the HTTP server (unless desc->no_http). NULL on failure, with the
    reason as the world's last error (the address cannot be read, the port is taken...). desc
    NULL: defaults. The remote keeps the world: destroy the remote before the world. */
@@ -41030,10 +41050,31 @@ static char *ecs_sched__remote_page(size_t *length) {
 #define ECS_SCHED__REMOTE_SYSTEM "remote_requests"
 #define ECS_SCHED__HTTP_TOO_LARGE 413u   /* (its MHD name changed between versions) */
 
-/* One HTTP request: made by the server's thread, queued, answered by the world's thread. */
 typedef struct ecs_sched__rpc_snapshot ecs_sched__rpc_snapshot;
 typedef struct ecs_sched__rpc_watch ecs_sched__rpc_watch;
 
+/* A snapshot ecs_sched.take_snapshot keeps, by name. */
+struct ecs_sched__rpc_snapshot {
+    struct ecs_sched__rpc_snapshot *next;
+    char *name;
+    ecs_sched_snapshot *snapshot;
+};
+
+/* A +watch request streaming over HTTP. */
+struct ecs_sched__rpc_watch {
+    struct ecs_sched__rpc_watch *next;   /* remote->watches (world thread) */
+    ecs_sched_remote *remote;
+    cJSON *id, *params;                  /* the request's (world thread) */
+    char *method;
+    bool components;                     /* get_components+watch, else query+watch */
+    cJSON *last;                         /* the values or rows sent last (world thread) */
+    /* guarded by remote->lock: */
+    char *out;                           /* frames not yet sent, each a response and "\n" */
+    size_t out_length, out_sent, out_capacity;
+    bool gone;                           /* the HTTP response is over: free it at a poll */
+};
+
+/* One HTTP request: made by the server's thread, queued, answered by the world's thread. */
 typedef struct ecs_sched__remote_request {
     struct ecs_sched__remote_request *next;
     char *body;
@@ -41461,6 +41502,13 @@ static bool ecs_sched__rpc_value_patched(ecs_sched__rpc_call *call, ecs_sched_id
     cJSON_Delete(whole);
     return ok;
 }
+
+#endif /* ECS_SCHED_REMOTE */
+
+/*=========================== src/remote_world.h (implementation) ============================*/
+/* remote_world: each method takes the call and its params and returns the result, or NULL
+   with the call's error set; a method that fails leaves the world as it was. */
+#ifdef ECS_SCHED_REMOTE
 
 /* ---- the methods ---- */
 
@@ -42203,6 +42251,13 @@ static cJSON *ecs_sched__rpc_write_message(ecs_sched__rpc_call *call, const cJSO
     return cJSON_CreateNull();
 }
 
+#endif /* ECS_SCHED_REMOTE */
+
+/*========================== src/remote_library.h (implementation) ===========================*/
+/* remote_library: the methods that need ECS_SCHED_TRACE (statistics, trace, stepping) are
+   left out without it, and rpc.discover does not list them. */
+#ifdef ECS_SCHED_REMOTE
+
 /* ---- ecs_sched.*: what this library has beyond Bevy's protocol ---- */
 
 /* A named item (schedule, state machine, snapshot...) the world does not know. */
@@ -42615,12 +42670,6 @@ static cJSON *ecs_sched__rpc_set_state(ecs_sched__rpc_call *call, const cJSON *p
 
 /* ---- snapshots kept by the remote, by name ---- */
 
-struct ecs_sched__rpc_snapshot {
-    struct ecs_sched__rpc_snapshot *next;
-    char *name;
-    ecs_sched_snapshot *snapshot;
-};
-
 static ecs_sched__rpc_snapshot *ecs_sched__rpc_snapshot_named(ecs_sched_remote *remote, const char *name) {
     ecs_sched__rpc_snapshot *s;
     for (s = remote->snapshots; s && strcmp(s->name, name) != 0; s = s->next) {}
@@ -42687,6 +42736,12 @@ static cJSON *ecs_sched__rpc_restore_snapshot(ecs_sched__rpc_call *call, const c
     }
     return cJSON_CreateNull();
 }
+
+#endif /* ECS_SCHED_REMOTE */
+
+/*========================== src/remote_dispatch.h (implementation) ==========================*/
+/* remote_dispatch: runs on the world's thread only. */
+#ifdef ECS_SCHED_REMOTE
 
 /* ---- +watch: a request answered again at each poll while what it reads changes ---- */
 
@@ -42989,19 +43044,6 @@ static char *ecs_sched__rpc_answer(ecs_sched_remote *remote, const char *text, s
 }
 
 /* A watch: the request, what it sent last, and the frames waiting for the HTTP thread. */
-struct ecs_sched__rpc_watch {
-    struct ecs_sched__rpc_watch *next;   /* remote->watches (world thread) */
-    ecs_sched_remote *remote;
-    cJSON *id, *params;                  /* the request's (world thread) */
-    char *method;
-    bool components;                     /* get_components+watch, else query+watch */
-    cJSON *last;                         /* the values or rows sent last (world thread) */
-    /* guarded by remote->lock: */
-    char *out;                           /* frames not yet sent, each a response and "\n" */
-    size_t out_length, out_sent, out_capacity;
-    bool gone;                           /* the HTTP response is over: free it at a poll */
-};
-
 static bool ecs_sched__rpc_is_watch(const char *method) {
     return strcmp(method, "world.get_components+watch") == 0 || strcmp(method, "world.query+watch") == 0;
 }
@@ -43124,6 +43166,13 @@ static void ecs_sched__rpc_watches_free(ecs_sched_remote *remote) {
         ecs_sched__rpc_watch_free(watch);
     }
 }
+
+#endif /* ECS_SCHED_REMOTE */
+
+/*=========================== src/remote_server.h (implementation) ===========================*/
+/* remote_server: the server's threads touch only the queue (under its lock) and their own
+   request; the world's thread answers at a poll. */
+#ifdef ECS_SCHED_REMOTE
 
 /* ---- the queue ---- */
 

@@ -72,7 +72,8 @@ LAYERS = [
     ("game", ["time", "state", "transition", "delay"]),
     ("scripting", ["script", "script_native", "script_lua_run", "script_lua_columns", "script_lua"]),
     ("top", ["world", "app"]),
-    ("services", ["remote_page", "remote"]),
+    ("services", ["remote_page", "remote", "remote_world", "remote_library", "remote_dispatch",
+                  "remote_server"]),
 ]
 
 
