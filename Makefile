@@ -801,7 +801,8 @@ FUZZ_SMOKES := $(addprefix fuzz-,$(addsuffix -smoke,$(FUZZ_TARGETS)))
 FUZZ_LONGS  := $(addprefix fuzz-,$(FUZZ_TARGETS))
 .PHONY: $(FUZZ_SMOKES) $(FUZZ_LONGS)
 
-fuzz-smoke: $(FUZZ_SMOKES)
+fuzz-smoke: deps
+	+@$(MAKE) --no-print-directory $(FUZZ_SMOKES)
 
 $(FUZZ_SMOKES): fuzz-%-smoke: $(BUILD)/fuzz/fuzz_%
 	@$(call fuzz_corpus,$*)
@@ -811,11 +812,14 @@ $(FUZZ_SMOKES): fuzz-%-smoke: $(BUILD)/fuzz/fuzz_%
 
 $(FUZZ_LONGS): fuzz-%: $(BUILD)/fuzz/fuzz_%
 	@$(call fuzz_corpus,$*)
-	./$< -max_total_time=$(FUZZ_SECONDS) $(call fuzz_run_flags,$*) $(BUILD)/fuzz/corpus/$* \
-	  2>&1 | tee $(BUILD)/fuzz/$*.log | grep -v '^#[0-9]*\s*\(NEW\|REDUCE\|pulse\)'
+	@echo "== fuzz_$*, $(FUZZ_SECONDS) s (its output: $(BUILD)/fuzz/$*.log)"
+	@./$< -max_total_time=$(FUZZ_SECONDS) $(call fuzz_run_flags,$*) $(BUILD)/fuzz/corpus/$* \
+	  >$(BUILD)/fuzz/$*.log 2>&1; status=$$?; \
+	  grep -v '^#[0-9]*\s*\(NEW\|REDUCE\|pulse\|INITED\|RELOAD\)' $(BUILD)/fuzz/$*.log | tail -n 25; \
+	  exit $$status
 
 # One target after another (each uses one core), then what each did.
-fuzz: $(FUZZ_BINARIES)
+fuzz: deps $(FUZZ_BINARIES)
 	@set -e; for t in $(FUZZ_TARGETS); do $(MAKE) --no-print-directory fuzz-$$t; done
 	@printf '\n%-12s %12s %8s %8s %8s\n' target executions exec/s edges features
 	@for t in $(FUZZ_TARGETS); do \
