@@ -117,6 +117,9 @@ typedef struct fuzz {
     int expected_results[64], expected_result_count;
     int op;
     ecs_sched_result schedule_failure;   /* the model's: a queuing system's first failure */
+    int watched[MACHINES];               /* the value the in_state and in_stack systems ask */
+    uint32_t seen_changes[MACHINES];     /* the model of state_changed's memory */
+    unsigned ran;                        /* the guarded systems that ran, a bit each */
 } fuzz;
 
 static fuzz F;
@@ -371,6 +374,51 @@ static void react_system(ecs_sched_system_ctx *ctx) {
     if (F.got_result_count < 64) F.got_results[F.got_result_count++] = r * 100 - (int)result;
 }
 
+/* In the frame, after the apply: one system per state condition and machine, noting that it
+   ran. */
+enum { COND_IN_STATE, COND_IN_STACK, COND_CHANGED, COND_EXISTS, CONDS };
+
+static void note_ran(ecs_sched_system_ctx *ctx) {
+    F.ran |= 1u << (int)(intptr_t)ecs_sched_ctx_user_data(ctx);
+}
+
+static void add_guarded(int i) {
+    static const char *const names[CONDS] = {"in_state", "in_stack", "changed", "exists"};
+    ecs_sched_id id = F.ids[i];
+    int k;
+    for (k = 0; k < CONDS; k++) {
+        ecs_sched_system_desc desc;
+        ecs_sched_condition cond = k == COND_IN_STATE ? ecs_sched_condition_in_state(id, F.watched[i])
+                                 : k == COND_IN_STACK ? ecs_sched_condition_state_in_stack(id, F.watched[i])
+                                 : k == COND_CHANGED ? ecs_sched_condition_state_changed(id)
+                                 : ecs_sched_condition_state_exists(id);
+        memset(&desc, 0, sizeof desc);
+        desc.name = names[k];
+        desc.fn = note_ran;
+        desc.user_data = (void *)(intptr_t)(i * CONDS + k);
+        desc.run_if[0] = &cond;
+        desc.after[0] = "apply_state_transitions";
+        if (ecs_sched_add_system(F.w, "Frame", &desc) != ECS_SCHED_OK) abort();
+    }
+}
+
+/* What the guarded systems of the frame should do, after the model's apply. */
+static unsigned model_guarded(void) {
+    unsigned ran = 0;
+    int i, d;
+    for (i = 0; i < F.machine_count; i++) {
+        const model_machine *m = &F.m[i];
+        bool in_stack = m->value == F.watched[i];
+        for (d = 0; d < m->depth; d++) in_stack = in_stack || m->stack[d] == F.watched[i];
+        if (m->value == F.watched[i]) ran |= 1u << (i * CONDS + COND_IN_STATE);
+        if (in_stack) ran |= 1u << (i * CONDS + COND_IN_STACK);
+        if (m->changes != F.seen_changes[i]) ran |= 1u << (i * CONDS + COND_CHANGED);
+        if (m->value != NONE) ran |= 1u << (i * CONDS + COND_EXISTS);
+        F.seen_changes[i] = m->changes;
+    }
+    return ran;
+}
+
 static const char *schedule_label(int kind, int machine, int a, int b) {
     ecs_sched_id id = F.ids[machine];
     switch (kind) {
@@ -515,6 +563,7 @@ static void build(reader *r) {
     int i, a, b, kind, n = 0, count;
     ecs_sched_world_desc wd;
     ecs_sched_system_desc apply;
+    ecs_sched_schedule_desc frame;
     memset(&wd, 0, sizeof wd);
     wd.logger.fn = quiet;
     /* no pool: threads would make each input slow, and states do not need them */
@@ -545,8 +594,16 @@ static void build(reader *r) {
         if (taken) F.reactors[i].kind = -1;   /* never matches a schedule the model runs */
         else add_reactor(i);
     }
+    /* the apply system's failure does not keep the guarded systems after it from running */
+    memset(&frame, 0, sizeof frame);
+    frame.on_error = ECS_SCHED_ON_ERROR_CONTINUE;
+    if (ecs_sched_schedule_configure(F.w, "Frame", &frame) != ECS_SCHED_OK) abort();
     apply = ecs_sched_state_transitions_system(0);
     if (ecs_sched_add_system(F.w, "Frame", &apply) != ECS_SCHED_OK) abort();
+    for (i = 0; i < F.machine_count; i++) {
+        F.watched[i] = take(r) % F.m[i].count;
+        add_guarded(i);
+    }
 }
 
 /* ---- comparing ---- */
@@ -658,8 +715,15 @@ static void op_apply(reader *r, int how) {
     expected = model_apply(only);
     if (how == 2) {
         /* the apply's failure is the apply system's, so the run's */
+        unsigned ran;
+        F.ran = 0;
         got = ecs_sched_run_schedule(F.w, "Frame");
         check_result("running the schedule with the apply system", expected, got);
+        ran = model_guarded();
+        if (F.ran != ran) {
+            fail("systems guarded by state conditions that ran (a bit per machine * 4 + "
+                 "in_state, in_stack, changed, exists)", (long)ran, (long)F.ran);
+        }
     } else {
         got = ecs_sched_state_apply(F.w, only >= 0 ? F.ids[only] : 0);
         check_result("state_apply's result", expected, got);
