@@ -4,7 +4,8 @@
    edges with and without the implicit sync, run conditions on systems and sets, command buffers
    that spawn, despawn, insert, remove and set resources, exclusive systems, explicit sync
    points, main-thread systems and a main-thread-only resource, a shuffle seed for the plan),
-   how many frames to run (1 to 8) and how many threads the parallel world's pool has (2 to 4).
+   how many frames to run (1 to 8), how many threads the parallel world's pool has (2 to 4)
+   and whether its systems take a little while (so that those allowed to overlap do).
 
    Two worlds are built from it the same way, one on the single-threaded executor and one on
    the parallel executor. After every frame: each world's recorded events keep every ordering,
@@ -91,23 +92,27 @@ static void read_schedule(schedule_spec *spec, reader *r, int system_count) {
         s->cond = -1;
         s->lane = -1;
         if (s->kind == KIND_QUERY) {
-            uint8_t access = take(r), resources = take(r);
+            /* two bits per component: 2 reads it, 3 writes it, else neither; per resource:
+               3 reads it, 2 writes it if a bit of `more` agrees (writes to resources serialize
+               much of a schedule, so they are rarer) */
+            unsigned access = take(r), resources = take(r), more = take(r);
             int c, lane = (shape >> 2) % 4;
+            access |= (unsigned)take(r) << 8;
             for (c = 0; c < COMPONENTS; c++) {
-                int roll = (access >> c & 1u) | ((c < 2 ? kind >> (6 + c) : resources >> (4 + c - 2)) & 1u) << 1;
-                if (roll == 1) s->writes |= 1u << c;
+                unsigned roll = access >> (2 * c) & 3u;
+                if (roll == 3) s->writes |= 1u << c;
                 else if (roll == 2) s->reads |= 1u << c;
             }
-            if (!s->reads && !s->writes) s->writes = 1u << (access % COMPONENTS);
+            if (!s->reads && !s->writes) s->writes = 1u << (kind % COMPONENTS);
             for (c = 0; c < RESOURCES; c++) {
-                int roll = (resources >> c & 1u) | (c < 2 ? (access >> (6 + c) & 1u) << 1 : 0);
-                if (roll == 1) s->res_writes |= 1u << c;
-                else if (roll == 3 || (roll == 2 && c < 2)) s->res_reads |= 1u << c;
+                unsigned roll = resources >> (2 * c) & 3u;
+                if (roll == 2 && (more >> c & 1u)) s->res_writes |= 1u << c;
+                else if (roll == 3) s->res_reads |= 1u << c;
             }
-            s->commands = (shape >> 4 & 1u) != 0;
-            if (shape >> 5 & 1u) s->cond = take_cond(spec, r);
+            s->commands = (more >> 4 & 3u) == 3u;
+            if ((more >> 6 & 3u) == 3u) s->cond = take_cond(spec, r);
             s->lane = lane == 0 ? 1 : lane == 1 ? 0 : -1;
-            s->main_thread = (shape >> 6 & 1u) && (kind & 1u);
+            s->main_thread = (shape >> 6 & 1u) && (kind & 3u) == 3u;
         }
         /* edges: a byte says how many (0 to 3), one byte each says which earlier system */
         if (i > 0 && (shape >> 7 & 1u)) {
@@ -160,7 +165,7 @@ static void compare_frame(const schedule_spec *spec, int threads) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static schedule_spec spec;
     reader r;
-    int frames, threads, w;
+    int frames, threads, w, overlaps = 0;
     uint8_t head;
     r.data = data;
     r.size = size;
@@ -174,13 +179,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(total_runs, 0, sizeof total_runs);
     fixture_init(&worlds[0], &spec, ECS_SCHED_EXECUTOR_SINGLE_THREADED, 1);
     fixture_init(&worlds[1], &spec, ECS_SCHED_EXECUTOR_PARALLEL, threads);
+    /* now and then each system takes a little while, so that the ones allowed to overlap do */
+    if (head >= 128) worlds[1].busy_seconds = 200e-6;
     for (g_frame = 0; g_frame < frames; g_frame++) {
         for (w = 0; w < 2; w++) {
             run_frame(&worlds[w]);
             check_frame(&worlds[w], g_frame);
         }
+        overlaps += overlaps_in_frame(&worlds[1]);
         compare_frame(&spec, threads);
     }
     for (w = 0; w < 2; w++) fixture_destroy(&worlds[w]);
+    if (getenv("FUZZ_VERBOSE")) {   /* how much really ran at once */
+        fprintf(stderr, "fuzz_executor: %d systems, %d frames, %d threads: %d overlaps\n",
+                spec.system_count, frames, threads, overlaps);
+    }
     return 0;
 }
