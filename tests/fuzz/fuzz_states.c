@@ -1,11 +1,12 @@
 /* A libFuzzer target for state machines: the first bytes describe up to four machines (plain
    machines, computed states over one or two earlier machines with a lookup table for a compute
    function, sub-states of an earlier machine) and up to three systems that queue a set, a
-   re-enter, a push or a pop from inside a transition schedule; the rest is a sequence of
-   operations: queue a set, a re-enter, a push or a pop from outside, apply every machine or one
-   machine (and the machines that depend on it) with ecs_sched_state_apply, run a schedule that
-   holds the apply system, spawn entities scoped to a machine's value (one or two scopes), and
-   despawn them.
+   re-enter, a push, a pop or a nested apply (which applies nothing) from inside a transition
+   schedule; the rest is a sequence of operations: queue a set, a re-enter, a push or a pop
+   from outside, apply every machine or one machine (and the machines that depend on it) with
+   ecs_sched_state_apply, run a schedule that holds the apply system (followed by systems
+   guarded by each state condition), spawn entities scoped to a machine's value (one or two
+   scopes), despawn them, and register a machine again with another initial value.
 
    Every OnEnter, OnExit, OnPause, OnResume and OnTransition schedule of every machine holds an
    exclusive system that logs which schedule ran, the machine's value as it saw it and how many
@@ -38,7 +39,7 @@
 
 enum { ROOT, COMPUTED, SUB };
 enum { EV_ENTER, EV_EXIT, EV_PAUSE, EV_RESUME, EV_TRANSITION };
-enum { REQ_NONE, REQ_SET, REQ_REENTER, REQ_PUSH, REQ_POP };
+enum { REQ_NONE, REQ_SET, REQ_REENTER, REQ_PUSH, REQ_POP, REQ_APPLY /* a nested apply */ };
 
 static const char *const event_names[] = {"OnEnter", "OnExit", "OnPause", "OnResume",
                                           "OnTransition"};
@@ -263,8 +264,11 @@ static void model_event(int kind, int machine, int a, int b) {
         }
         found = true;   /* one queuing system per schedule */
         {
-            /* a refused queuing is the system's failure, and so the schedule's */
-            ecs_sched_result result = model_queue(x->target, x->request, x->request_value);
+            /* a refused queuing is the system's failure, and so the schedule's; an apply
+               inside a transition schedule applies nothing */
+            ecs_sched_result result = x->request == REQ_APPLY
+                                          ? ECS_SCHED_OK
+                                          : model_queue(x->target, x->request, x->request_value);
             keep_first(&F.schedule_failure, result);
             if (F.expected_result_count < 64) {
                 F.expected_results[F.expected_result_count++] = r * 100 - (int)result;
@@ -366,6 +370,7 @@ static void react_system(ecs_sched_system_ctx *ctx) {
     ecs_sched_id id = F.ids[x->target];
     ecs_sched_result result;
     switch (x->request) {
+    case REQ_APPLY: result = ecs_sched_state_apply(ecs_sched_ctx_world(ctx), 0); break;
     case REQ_SET: result = ecs_sched_ctx_state_set(ctx, id, x->request_value); break;
     case REQ_REENTER: result = ecs_sched_ctx_state_set_reenter(ctx, id, x->request_value); break;
     case REQ_PUSH: result = ecs_sched_ctx_state_push(ctx, id, x->request_value); break;
@@ -457,6 +462,7 @@ static void add_reactor(int r) {
     desc.fn = react_system;
     desc.user_data = (void *)(intptr_t)r;
     desc.writes[0] = ecs_sched_state_next_id(F.w, F.ids[x->target]);
+    desc.exclusive = x->request == REQ_APPLY;
     desc.after[0] = "log";   /* an exclusive system: the order between them would be free */
     if (ecs_sched_add_system(F.w, schedule_label(x->kind, x->machine, x->value, x->to), &desc) !=
         ECS_SCHED_OK) {
@@ -517,6 +523,8 @@ static void read_machine(reader *r, int i) {
     }
 }
 
+static ecs_sched_id *register_again_id;   /* set: registering again, the id goes there */
+
 static void register_machine(int i) {
     const model_machine *m = &F.m[i];
     ecs_sched_state_desc desc;
@@ -537,6 +545,10 @@ static void register_machine(int i) {
         desc.parent = F.ids[m->sources[0]];
         for (k = 0; k < VALUES; k++) desc.parent_values[k] = m->parent_values[k];
     }
+    if (register_again_id) {
+        *register_again_id = ecs_sched_state_register(F.w, &desc);
+        return;
+    }
     F.ids[i] = ecs_sched_state_register(F.w, &desc);
     if (!F.ids[i]) {
         fprintf(stderr, "fuzz_states: registering machine %s failed\n", machine_names[i]);
@@ -553,7 +565,7 @@ static void read_reactor(reader *r) {
     x->value = take(r) % m->count;
     x->to = take(r) % m->count;
     x->target = take(r) % F.machine_count;
-    x->request = 1 + take(r) % 4;
+    x->request = 1 + take(r) % 5;
     x->request_value = take(r) % F.m[x->target].count;
     if (x->kind != EV_TRANSITION) x->to = 0;
     F.reactor_count++;
@@ -762,6 +774,23 @@ static void op_spawn(reader *r) {
     F.entity_count++;
 }
 
+/* Registering a machine again with another initial value: it replaces the first until the
+   machine has had a value, then it is refused. */
+static void op_register_again(reader *r) {
+    int i = take(r) % F.machine_count, initial, old;
+    ecs_sched_id id, expected;
+    if (F.m[i].kind == COMPUTED) return;
+    initial = take(r) % F.m[i].count;
+    old = F.m[i].initial;
+    expected = initial == old || !F.m[i].entered ? F.ids[i] : 0;
+    F.m[i].initial = initial;
+    register_again_id = &id;
+    register_machine(i);
+    register_again_id = NULL;
+    if (!expected) F.m[i].initial = old;
+    if (id != expected) fail("the id registering a machine again gives", (long)expected, (long)id);
+}
+
 static void op_despawn(reader *r) {
     model_entity *e;
     if (F.entity_count == 0) return;
@@ -780,7 +809,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     build(&r);
     for (F.op = 0; F.op < MAX_OPS && r.at < r.size; F.op++) {
         uint8_t op = take(&r);
-        switch (op % 12) {
+        switch (op % 13) {
         case 0: case 1: op_queue(&r, REQ_SET); break;
         case 2: op_queue(&r, REQ_REENTER); break;
         case 3: op_queue(&r, REQ_PUSH); break;
@@ -789,7 +818,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case 7: op_apply(&r, 1); break;
         case 8: op_apply(&r, 2); break;
         case 9: case 10: op_spawn(&r); break;
-        default: op_despawn(&r); break;
+        case 11: op_despawn(&r); break;
+        default: op_register_again(&r); break;
         }
         compare_world();
     }
