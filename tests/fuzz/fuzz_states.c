@@ -1,8 +1,8 @@
 /* A libFuzzer target for state machines: the first bytes describe up to four machines (plain
    machines, computed states over one or two earlier machines with a lookup table for a compute
    function, sub-states of an earlier machine) and up to three systems that queue a set, a
-   re-enter, a push, a pop or a nested apply (which applies nothing) from inside a transition
-   schedule; the rest is a sequence of operations: queue a set, a re-enter, a push or a pop
+   re-enter, a push, a pop, a nested apply (which applies nothing) or a command that spawns a
+   scoped entity from inside a transition schedule; the rest is a sequence of operations: queue a set, a re-enter, a push or a pop
    from outside, apply every machine or one machine (and the machines that depend on it) with
    ecs_sched_state_apply, run a schedule that holds the apply system (followed by systems
    guarded by each state condition), spawn entities scoped to a machine's value (one or two
@@ -32,6 +32,7 @@
 #define VALUES 3
 #define MAX_OPS 200
 #define MAX_ENTITIES 24
+#define MAX_SPAWNED 40           /* entities the queuing systems spawn, at most */
 #define MAX_EVENTS 512
 #define MAX_REACTORS 3
 #define TABLE ((VALUES + 1) * (VALUES + 1))
@@ -39,7 +40,12 @@
 
 enum { ROOT, COMPUTED, SUB };
 enum { EV_ENTER, EV_EXIT, EV_PAUSE, EV_RESUME, EV_TRANSITION };
-enum { REQ_NONE, REQ_SET, REQ_REENTER, REQ_PUSH, REQ_POP, REQ_APPLY /* a nested apply */ };
+enum {
+    REQ_NONE, REQ_SET, REQ_REENTER, REQ_PUSH, REQ_POP,
+    REQ_APPLY,   /* an apply inside a transition schedule */
+    REQ_SPAWN,   /* a command that spawns an entity scoped to the target's request_value */
+    REQUESTS
+};
 
 static const char *const event_names[] = {"OnEnter", "OnExit", "OnPause", "OnResume",
                                           "OnTransition"};
@@ -111,7 +117,11 @@ typedef struct fuzz {
     ecs_sched_id ids[MACHINES];
     int reactor_count;
     reactor reactors[MAX_REACTORS];
-    model_entity entities[MAX_ENTITIES];
+    model_entity entities[MAX_ENTITIES + MAX_SPAWNED];
+    int model_spawned;                   /* by the model's queuing systems */
+    int library_spawned;                 /* by the library's */
+    ecs_sched_entity spawned[MAX_SPAWNED];   /* by the library's in the last apply, in order */
+    int spawned_count;
     int entity_count;
     event_log got, expected;
     int got_results[64], got_result_count;
@@ -245,6 +255,22 @@ static void model_plan(int only, step *steps, ecs_sched_result *first) {
     }
 }
 
+/* A spawn command of a system in a transition schedule: the entity is there when the
+   schedule's run ends, that is before the next schedule runs (one system logs, one queues). */
+static void model_spawn_scoped(int machine, int on_exit) {
+    model_entity *e;
+    if (F.model_spawned == MAX_SPAWNED) return;
+    F.model_spawned++;
+    e = &F.entities[F.entity_count++];
+    memset(e, 0, sizeof *e);
+    e->id = ECS_SCHED_NULL_ENTITY;   /* known once the library's apply has run */
+    e->alive = true;
+    e->scopes = 1;
+    e->machine[0] = machine;
+    e->on_exit[0] = on_exit;
+    e->on_enter[0] = NONE;
+}
+
 static void model_event(int kind, int machine, int a, int b) {
     event e;
     int r;
@@ -266,9 +292,12 @@ static void model_event(int kind, int machine, int a, int b) {
         {
             /* a refused queuing is the system's failure, and so the schedule's; an apply
                inside a transition schedule applies nothing */
-            ecs_sched_result result = x->request == REQ_APPLY
-                                          ? ECS_SCHED_OK
-                                          : model_queue(x->target, x->request, x->request_value);
+            ecs_sched_result result = ECS_SCHED_OK;
+            if (x->request == REQ_SPAWN) {
+                model_spawn_scoped(x->target, x->request_value);
+            } else if (x->request != REQ_APPLY) {
+                result = model_queue(x->target, x->request, x->request_value);
+            }
             keep_first(&F.schedule_failure, result);
             if (F.expected_result_count < 64) {
                 F.expected_results[F.expected_result_count++] = r * 100 - (int)result;
@@ -369,6 +398,22 @@ static void react_system(ecs_sched_system_ctx *ctx) {
     const reactor *x = &F.reactors[r];
     ecs_sched_id id = F.ids[x->target];
     ecs_sched_result result;
+    if (x->request == REQ_SPAWN) {
+        ecs_sched_state_scoped scope = ecs_sched_despawn_on_exit(x->request_value);
+        ecs_sched_id scope_id = ecs_sched_state_scope_id(F.w, id);
+        const void *values[1];
+        ecs_sched_entity e;
+        values[0] = &scope;
+        result = ECS_SCHED_OK;
+        if (F.library_spawned < MAX_SPAWNED) {
+            F.library_spawned++;
+            e = ecs_sched_commands_spawn_with(ecs_sched_ctx_commands(ctx), 1, &scope_id, values);
+            if (e == ECS_SCHED_NULL_ENTITY) result = ECS_SCHED_ERR_INVALID_ARGUMENT;
+            else F.spawned[F.spawned_count++] = e;
+        }
+        if (F.got_result_count < 64) F.got_results[F.got_result_count++] = r * 100 - (int)result;
+        return;
+    }
     switch (x->request) {
     case REQ_APPLY: result = ecs_sched_state_apply(ecs_sched_ctx_world(ctx), 0); break;
     case REQ_SET: result = ecs_sched_ctx_state_set(ctx, id, x->request_value); break;
@@ -463,6 +508,7 @@ static void add_reactor(int r) {
     desc.user_data = (void *)(intptr_t)r;
     desc.writes[0] = ecs_sched_state_next_id(F.w, F.ids[x->target]);
     desc.exclusive = x->request == REQ_APPLY;
+    desc.commands = x->request == REQ_SPAWN;
     desc.after[0] = "log";   /* an exclusive system: the order between them would be free */
     if (ecs_sched_add_system(F.w, schedule_label(x->kind, x->machine, x->value, x->to), &desc) !=
         ECS_SCHED_OK) {
@@ -565,7 +611,7 @@ static void read_reactor(reader *r) {
     x->value = take(r) % m->count;
     x->to = take(r) % m->count;
     x->target = take(r) % F.machine_count;
-    x->request = 1 + take(r) % 5;
+    x->request = 1 + take(r) % (REQUESTS - 1);
     x->request_value = take(r) % F.m[x->target].count;
     if (x->kind != EV_TRANSITION) x->to = 0;
     F.reactor_count++;
@@ -719,6 +765,19 @@ static void op_queue(reader *r, int request) {
     check_result("queuing's result", model_queue(i, request, value), got);
 }
 
+/* The entities the queuing systems spawned, in the order the model spawned them. */
+static void name_spawned(void) {
+    int i, k = 0;
+    for (i = 0; i < F.entity_count; i++) {
+        if (F.entities[i].id != ECS_SCHED_NULL_ENTITY) continue;
+        if (k == F.spawned_count) fail("entities spawned by systems", k + 1, F.spawned_count);
+        F.entities[i].id = F.spawned[k++];
+    }
+    if (k != F.spawned_count) fail("entities spawned by systems", k, F.spawned_count);
+    if (getenv("FUZZ_VERBOSE") && F.spawned_count) fprintf(stderr, "  spawned %d\n", F.spawned_count);
+    F.spawned_count = 0;
+}
+
 static void op_apply(reader *r, int how) {
     int only = how == 1 ? take(r) % F.machine_count : -1;
     ecs_sched_result expected, got;
@@ -741,12 +800,13 @@ static void op_apply(reader *r, int how) {
         check_result("state_apply's result", expected, got);
     }
     compare_logs();
+    name_spawned();
 }
 
 static void op_spawn(reader *r) {
     model_entity *e;
     int k;
-    if (F.entity_count == MAX_ENTITIES) return;
+    if (F.entity_count - F.model_spawned >= MAX_ENTITIES) return;
     e = &F.entities[F.entity_count];
     memset(e, 0, sizeof *e);
     e->id = ecs_sched_spawn(F.w);
