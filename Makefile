@@ -32,6 +32,13 @@
 #   make sweeps                 the long runs make test shortens: the allocation failure sweep
 #                               over every point in each configuration, a hundred times more
 #                               random schedules
+#   make soak [FRAMES=n SEED=s] the game loop example for a million frames (n) of random input
+#                               (seed s) under ASan+UBSan, a Lua script reloaded every 10 000:
+#                               the library's live bytes at frame n/10 and at the end within
+#                               1 %, none left once the app is gone, no leak
+#   make stress [STRESS_SECONDS=s] random schedules on 8 threads under TSan, new seeds for s
+#                               seconds (120), each checked against the single-threaded run;
+#                               STRESS_SEED=x STRESS_COUNT=1 runs seed x alone
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench                  benchmarks; writes build/bench.json
 #   make bench FLECS_DIR=dir    the same, with rows beside flecs (dir: its flecs.c, flecs.h)
@@ -77,7 +84,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 .DELETE_ON_ERROR:
 
 .PHONY: all deps example main-examples examples-check browser-test graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
-        sweeps \
+        sweeps soak stress \
         compile-checks-all \
         compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
         bench bench-compare amalgamate check-amalgamation clean
@@ -302,6 +309,41 @@ sweeps: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES)
 	  echo "== $$t, every point, each under LeakSanitizer"; OOM_LSAN=1 ./$$t; done
 	@set -e; for t in $(RANDOM_SCHEDULE_BINARIES); do \
 	  echo "== $$t, a million schedules"; RANDOM_SCHEDULES=1000000 ./$$t; done
+
+# make soak: the game of examples/game_loop.c (#included by tests/soak/soak_game_loop.c, its
+# main renamed) for FRAMES frames with random input drawn from SEED, under ASan+UBSan, with
+# the Lua driver built against Lua 5.4 (whose allocations go through the library's hooks, so
+# the Lua states count in the live bytes). It fails when the library's live bytes at frame
+# FRAMES/10 and at the end differ by more than 1 %, when the destroyed app leaves any, and on
+# any sanitizer report (LeakSanitizer at exit). FRAMES: a multiple of 100 000.
+FRAMES ?= 1000000
+SEED   ?= 1
+SOAK   := $(BUILD)/soak/soak_game_loop
+$(SOAK): tests/soak/soak_game_loop.c examples/game_loop.c ecs_sched.h
+	@mkdir -p $(@D)
+	gcc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$(pkg-config --cflags lua5.4) $< $(STB_LIBS) \
+	  $$(pkg-config --libs lua5.4) -lm -o $@
+
+soak: deps
+	@$(MAKE) --no-print-directory $(SOAK)
+	./$(SOAK) $(FRAMES) $(SEED)
+
+# make stress: random schedules (tests/random_schedule_fixture.h) on a pool of 8 threads under
+# ThreadSanitizer, a new seed after another for STRESS_SECONDS, each run beside the
+# single-threaded executor and checked as tests/test_parallel_executor.c checks them: the
+# rules of every frame, and the world byte for byte. STRESS_SEED (the first seed; default
+# from the clock) and STRESS_COUNT (that many seeds, whatever the time) reproduce a failure.
+STRESS_SECONDS ?= 120
+STRESS := $(BUILD)/stress/stress_schedules
+$(STRESS): tests/stress/stress_schedules.c $(TEST_HEADERS) ecs_sched.h $(BUILD)/gcc-tsan/impl.o
+	@mkdir -p $(@D)
+	gcc $(THREADED) $(TSAN) $(OPTIONAL) -I. $(STB_CFLAGS) $< $(BUILD)/gcc-tsan/impl.o \
+	  $(STB_LIBS) -lcmocka $(TEST_LIBS) -lpthread -o $@
+
+stress: deps
+	@$(MAKE) --no-print-directory $(STRESS)
+	STRESS_SECONDS=$(STRESS_SECONDS) STRESS_SEED=$(STRESS_SEED) STRESS_COUNT=$(STRESS_COUNT) \
+	  ./$(STRESS)
 
 # The tests that compile the implementation themselves, because they set its hooks (assert,
 # log, allocator) or reach its private functions; every other test links the implementation
