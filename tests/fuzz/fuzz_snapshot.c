@@ -1,10 +1,12 @@
 /* A libFuzzer target for snapshots: the bytes are read as up to 200 operations on a small
    world (spawn, despawn, insert and remove of table, toggleable, sparse, tracked and
    hook-owning components, parents, names, resources, messages, a state machine's queued
-   sets, pushes and pops and their apply, delayed commands on the virtual clock and the
-   clock's advance), each applied to the library and to a naive model kept in plain arrays.
-   Snapshots are taken (and retaken) into two slots, each with a copy of the model, and
-   restored: the world must then be the model's copy again.
+   sets, pushes and pops and their apply, delayed commands on the virtual clock, among them
+   spawns, and the clock's advance), each applied to the library and to a naive model kept in
+   plain arrays. Snapshots are taken (and retaken) into two slots, each with a copy of the
+   model, and restored: the world must then be the model's copy again. While a delayed spawn
+   holds its reserved handle, taking, retaking and restoring must be refused, leaving the world
+   and the slot as they were.
 
    After every operation every observable is compared with the model: each handle ever
    handed out (alive or not; a handle spawned after a snapshot is dead again after its
@@ -52,6 +54,7 @@ enum { HAS_A = 1, HAS_B = 2, HAS_TAG = 4, HAS_S = 8, HAS_T = 16, HAS_H = 32, HAS
 
 typedef struct m_entity {
     bool alive;
+    bool reserved;         /* spawned by a delayed buffer not applied yet */
     uint8_t has;
     int32_t a, b, s, t, h;
     bool b_enabled;
@@ -60,7 +63,7 @@ typedef struct m_entity {
     int32_t name;          /* NONE or 0..NAMES-1 */
 } m_entity;
 
-enum { D_DESPAWN, D_INSERT_A, D_REMOVE_A, D_SET_R };
+enum { D_DESPAWN, D_INSERT_A, D_REMOVE_A, D_SET_R, D_SPAWN };
 
 typedef struct m_command {
     int kind;
@@ -248,6 +251,15 @@ static bool m_alive(const fuzz *f, int32_t i) {
     return i >= 0 && i < f->ever_n && f->m.e[i].alive;
 }
 
+/* Whether a delayed buffer holds a handle it spawns: snapshots are refused meanwhile. */
+static bool m_any_reserved(const fuzz *f) {
+    int32_t i;
+    for (i = 0; i < f->ever_n; i++) {
+        if (f->m.e[i].reserved) return true;
+    }
+    return false;
+}
+
 static void m_removed_add(fuzz *f, int32_t i) {
     model *m = &f->m;
     if (m->removed_new_n < (int32_t)(sizeof m->removed_new / sizeof m->removed_new[0])) {
@@ -327,6 +339,14 @@ static void m_apply_command(fuzz *f, const m_command *c) {
         break;
     case D_REMOVE_A:
         if (m_alive(f, c->entity)) e->has &= (uint8_t)~HAS_A;
+        break;
+    case D_SPAWN:
+        memset(e, 0, sizeof *e);
+        e->alive = true;
+        e->parent = NONE;
+        e->name = NONE;
+        e->has = HAS_A;
+        e->a = c->value;
         break;
     default:
         f->m.has_r[0] = true;
@@ -777,6 +797,47 @@ static void op_delay(fuzz *f) {
     f->m.delayed[f->m.delayed_n++] = d;
 }
 
+/* A delayed buffer that spawns an entity with A: its handle is reserved until it is applied. */
+static void op_delay_spawn(fuzz *f) {
+    int64_t delay = ECS_SCHED_MILLISECONDS((int64_t)(next_byte(f) % 8u) * 20);
+    ecs_sched_commands *cmd, *later;
+    ecs_sched_entity h;
+    ecs_sched_id ids[1];
+    const void *values[1];
+    A a;
+    m_delayed d;
+    int32_t k;
+    if (f->m.delayed_n >= MAX_DELAYED || f->ever_n >= MAX_EVER) return;
+    a.a = value_of(f);
+    cmd = ecs_sched_commands_create(f->w);
+    if (!cmd) fail(f, "commands_create");
+    later = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, delay);
+    if (!later) fail(f, "commands_after");
+    ids[0] = f->a;
+    values[0] = &a;
+    h = ecs_sched_commands_spawn_with(later, 1, ids, values);
+    if (!h) fail(f, "commands_spawn_with");
+    for (k = 0; k < f->ever_n; k++) {
+        if (f->ever[k] == h) fail_num(f, "a reserved handle is an old handle again", k, (long long)h);
+    }
+    expect_result(f, ecs_sched_commands_apply(cmd), true);
+    ecs_sched_commands_destroy(cmd);
+    memset(&d, 0, sizeof d);
+    d.count = 1;
+    d.commands[0].kind = D_SPAWN;
+    d.commands[0].entity = f->ever_n;
+    d.commands[0].value = a.a;
+    d.due = f->m.elapsed + delay;
+    d.seq = f->m.delayed_seq++;
+    f->m.delayed[f->m.delayed_n++] = d;
+    f->ever[f->ever_n] = h;
+    memset(&f->m.e[f->ever_n], 0, sizeof f->m.e[0]);
+    f->m.e[f->ever_n].reserved = true;
+    f->m.e[f->ever_n].parent = NONE;
+    f->m.e[f->ever_n].name = NONE;
+    f->ever_n++;
+}
+
 static void advance(fuzz *f, int64_t ns) {
     expect_result(f, ecs_sched_time_advance_by(f->w, ns), true);
     f->m.elapsed += ns;
@@ -789,6 +850,14 @@ static void op_advance(fuzz *f) {
 
 static void op_snapshot(fuzz *f) {
     int k = (int)(next_byte(f) & 1u);
+    if (m_any_reserved(f)) {   /* refused, the slot kept as it was */
+        if (f->snap[k]) {
+            expect_result(f, ecs_sched_snapshot_retake(f->w, f->snap[k]), false);
+        } else if ((f->snap[k] = ecs_sched_snapshot_take(f->w)) != NULL) {
+            fail(f, "snapshot_take while a handle is reserved");
+        }
+        return;
+    }
     if (f->snap[k]) {
         expect_result(f, ecs_sched_snapshot_retake(f->w, f->snap[k]), true);
     } else {
@@ -829,6 +898,10 @@ static void probe(fuzz *f) {
 
 static void restore(fuzz *f, int k) {
     if (!f->snap[k]) return;
+    if (m_any_reserved(f)) {
+        expect_result(f, ecs_sched_snapshot_restore(f->w, f->snap[k]), false);
+        return;
+    }
     expect_result(f, ecs_sched_snapshot_restore(f->w, f->snap[k]), true);
     f->m = f->snap_model[k];
     check_all(f);
@@ -856,7 +929,7 @@ enum {
     OP_INSERT_T, OP_REMOVE_T, OP_INSERT_H, OP_REMOVE_H, OP_CHANGE_A, OP_SET_PARENT,
     OP_SET_NAME, OP_RESOURCE_INSERT, OP_RESOURCE_REMOVE, OP_SEND, OP_MESSAGES_UPDATE,
     OP_STATE_QUEUE, OP_STATE_APPLY, OP_DELAY, OP_ADVANCE, OP_SNAPSHOT, OP_RESTORE,
-    OP_FREE_SNAPSHOT, OP_COUNT
+    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_COUNT
 };
 
 static const char *op_names[OP_COUNT] = {
@@ -865,7 +938,7 @@ static const char *op_names[OP_COUNT] = {
     "insert T", "remove T", "insert H", "remove H", "change A in place", "set_parent",
     "set_name", "resource insert", "resource remove", "send", "messages update",
     "state queue", "state apply", "delayed commands", "advance", "snapshot", "restore",
-    "free snapshot"};
+    "free snapshot", "delayed spawn"};
 
 static void run_op(fuzz *f, int kind) {
     switch (kind) {
@@ -899,7 +972,8 @@ static void run_op(fuzz *f, int kind) {
     case OP_ADVANCE: op_advance(f); break;
     case OP_SNAPSHOT: op_snapshot(f); break;
     case OP_RESTORE: op_restore(f); break;
-    default: op_free_snapshot(f); break;
+    case OP_FREE_SNAPSHOT: op_free_snapshot(f); break;
+    default: op_delay_spawn(f); break;
     }
 }
 
@@ -919,6 +993,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         f.op_name = op_names[kind];
         run_op(&f, kind);
         ecs_sched_clear_error(f.w);
+        check_all(&f);
+    }
+    f.op_name = "final advance";   /* delayed spawns hold reserved handles until applied */
+    for (k = 0; k < 8 && m_any_reserved(&f); k++) {
+        advance(&f, ECS_SCHED_MILLISECONDS(120));
         check_all(&f);
     }
     f.op_name = "final restore";
