@@ -1,6 +1,7 @@
 /* A libFuzzer target for snapshots: the bytes are read as up to 200 operations on a small
    world (spawn, despawn, insert and remove of table, toggleable, sparse, tracked and
-   hook-owning components, parents, names, resources, messages, a state machine's queued
+   hook-owning components, parents, names, relationships (Likes with a payload, and Bound,
+   exclusive, whose sources die with their target), resources, messages, a state machine's queued
    sets, pushes and pops and their apply, delayed commands on the virtual clock, among them
    spawns, and the clock's advance), each applied to the library and to a naive model kept in
    plain arrays. Snapshots are taken (and retaken) into two slots, each with a copy of the
@@ -11,7 +12,7 @@
    After every operation every observable is compared with the model: each handle ever
    handed out (alive or not; a handle spawned after a snapshot is dead again after its
    restore, and a spawn never hands out a handle seen before), the values, enabled bits,
-   parents and children in order, names and lookups, the entity count, the resources, the
+   parents and children in order, relationship targets and payloads, names and lookups, the entity count, the resources, the
    messages a new cursor reads, the removed-component list of the tracked component, the
    state machine (value, changes, depth, last transition), the delayed buffers waiting and the
    virtual clock's elapsed time; ecs_sched_world_check must pass. After each restore a probe
@@ -61,6 +62,9 @@ typedef struct m_entity {
     int32_t parent;        /* index in the handles handed out, or NONE */
     uint32_t order;        /* children are in the order of this stamp */
     int32_t name;          /* NONE or 0..NAMES-1 */
+    uint64_t likes;        /* the targets of Likes, a bit per index */
+    int32_t like_payload[MAX_EVER];
+    int32_t bound;         /* the target of Bound (exclusive; despawned with it), or NONE */
 } m_entity;
 
 enum { D_DESPAWN, D_INSERT_A, D_REMOVE_A, D_SET_R, D_SPAWN };
@@ -100,7 +104,7 @@ typedef struct model {
 
 typedef struct fuzz {
     ecs_sched_world *w;
-    ecs_sched_id a, b, tag, s, mark, t, h, r[2], ping, mode;
+    ecs_sched_id a, b, tag, s, mark, t, h, r[2], ping, mode, likes, bound;
     ecs_sched_entity ever[MAX_EVER];
     int32_t ever_n;
     int32_t base_entities;
@@ -224,6 +228,18 @@ static bool setup(fuzz *f) {
     f->r[0] = register_component(f->w, "R0", sizeof(R), ECS_SCHED_STORAGE_TABLE, false, false, false);
     f->r[1] = register_component(f->w, "R1", sizeof(R), ECS_SCHED_STORAGE_TABLE, false, false, false);
     f->ping = ECS_SCHED_MESSAGE(f->w, Ping);
+    {
+        ecs_sched_relation_desc likes, bound;
+        memset(&likes, 0, sizeof likes);
+        likes.name = "Likes";
+        likes.payload_size = sizeof(int32_t);
+        f->likes = ecs_sched_relation_register(f->w, &likes);
+        memset(&bound, 0, sizeof bound);
+        bound.name = "Bound";
+        bound.exclusive = true;
+        bound.on_target_despawn = ECS_SCHED_TARGET_DESPAWN_SOURCES;
+        f->bound = ecs_sched_relation_register(f->w, &bound);
+    }
     memset(&time, 0, sizeof time);
     time.clock = frozen_clock;
     memset(&mode, 0, sizeof mode);
@@ -235,7 +251,7 @@ static bool setup(fuzz *f) {
     mode.stack_capacity = STACK_CAPACITY;
     f->mode = ecs_sched_state_register(f->w, &mode);
     if (!f->a || !f->b || !f->tag || !f->s || !f->mark || !f->t || !f->h || !f->r[0] ||
-        !f->r[1] || !f->ping || !f->mode || ecs_sched_time_setup(f->w, &time) != ECS_SCHED_OK) {
+        !f->r[1] || !f->ping || !f->mode || !f->likes || !f->bound || ecs_sched_time_setup(f->w, &time) != ECS_SCHED_OK) {
         fprintf(stderr, "setup failed: %s\n", ecs_sched_last_error(f->w));
         abort();
     }
@@ -269,12 +285,16 @@ static void m_removed_add(fuzz *f, int32_t i) {
     }
 }
 
+/* The entity, its subtree and what is Bound to it (in turn); Likes to it go. */
 static void m_despawn(fuzz *f, int32_t i) {
     int32_t k;
-    for (k = 0; k < f->ever_n; k++) {
-        if (f->m.e[k].alive && f->m.e[k].parent == i) m_despawn(f, k);
-    }
+    if (!f->m.e[i].alive) return;
+    f->m.e[i].alive = false;
     if (f->m.e[i].has & HAS_T) m_removed_add(f, i);
+    for (k = 0; k < f->ever_n; k++) {
+        if (f->m.e[k].alive && (f->m.e[k].parent == i || f->m.e[k].bound == i)) m_despawn(f, k);
+    }
+    for (k = 0; k < f->ever_n; k++) f->m.e[k].likes &= ~(UINT64_C(1) << i);
     memset(&f->m.e[i], 0, sizeof f->m.e[i]);
 }
 
@@ -345,6 +365,7 @@ static void m_apply_command(fuzz *f, const m_command *c) {
         e->alive = true;
         e->parent = NONE;
         e->name = NONE;
+        e->bound = NONE;
         e->has = HAS_A;
         e->a = c->value;
         break;
@@ -423,6 +444,35 @@ static void check_children(fuzz *f, int32_t i) {
     if (count != n) fail_num(f, "children count", n, count);
     for (k = 0; k < n; k++) {
         if (children[k] != expected[k]) fail_num(f, "child in order", (long long)expected[k], (long long)children[k]);
+    }
+}
+
+static void check_relations(fuzz *f, int32_t i) {
+    const m_entity *e = &f->m.e[i];
+    ecs_sched_entity h = f->ever[i];
+    int32_t n = 0, k, count = ecs_sched_target_count(f->w, h, f->likes);
+    uint64_t seen = 0;
+    for (k = 0; k < f->ever_n; k++) n += (e->likes >> k) & 1u;
+    if (count != n) fail_num(f, "Likes targets", n, count);
+    for (k = 0; k < count; k++) {
+        ecs_sched_entity target = ecs_sched_target(f->w, h, f->likes, k);
+        const int32_t *payload;
+        int32_t j;
+        for (j = 0; j < f->ever_n && f->ever[j] != target; j++) continue;
+        if (j == f->ever_n || !((e->likes >> j) & 1u) || ((seen >> j) & 1u)) {
+            fail_num(f, "Likes target not liked (handle)", 0, (long long)target);
+        }
+        seen |= UINT64_C(1) << j;
+        payload = (const int32_t *)ecs_sched_relation_payload(f->w, h, f->likes, target);
+        if (!payload || *payload != e->like_payload[j]) {
+            fail_num(f, "Likes payload", e->like_payload[j], payload ? *payload : -999);
+        }
+    }
+    count = ecs_sched_target_count(f->w, h, f->bound);
+    if (count != (e->bound != NONE)) fail_num(f, "Bound targets", e->bound != NONE, count);
+    if (count && ecs_sched_target(f->w, h, f->bound, 0) != f->ever[e->bound]) {
+        fail_num(f, "Bound target", (long long)f->ever[e->bound],
+                 (long long)ecs_sched_target(f->w, h, f->bound, 0));
     }
 }
 
@@ -515,6 +565,7 @@ static void check_all(fuzz *f) {
             fail_num(f, "parent", e->parent == NONE ? 0 : (long long)f->ever[e->parent], (long long)parent);
         }
         check_children(f, i);
+        check_relations(f, i);
         name = ecs_sched_name(f->w, h);
         if ((name != NULL) != (e->name != NONE) || (name && strcmp(name, name_text[e->name]) != 0)) {
             fail_num(f, "name (index)", e->name, name ? (name[1] - '0') : NONE);
@@ -576,6 +627,7 @@ static void op_spawn(fuzz *f) {
     f->m.e[f->ever_n].alive = true;
     f->m.e[f->ever_n].parent = NONE;
     f->m.e[f->ever_n].name = NONE;
+    f->m.e[f->ever_n].bound = NONE;
     f->ever_n++;
 }
 
@@ -670,6 +722,36 @@ static void op_set_parent(fuzz *f) {
     if (!ok) return;
     f->m.e[child].parent = parent;
     f->m.e[child].order = ++f->m.order_stamp;
+}
+
+static void op_relate(fuzz *f, bool likes) {
+    int32_t source = pick(f), target = pick(f), payload = value_of(f);
+    bool ok;
+    if (source == NONE) return;
+    ok = m_alive(f, source) && m_alive(f, target) && source != target;
+    expect_result(f, ecs_sched_relate(f->w, f->ever[source], likes ? f->likes : f->bound,
+                                      f->ever[target], likes ? &payload : NULL),
+                  ok);
+    if (!ok) return;
+    if (likes) {
+        f->m.e[source].likes |= UINT64_C(1) << target;
+        f->m.e[source].like_payload[target] = payload;
+    } else {
+        f->m.e[source].bound = target;
+    }
+}
+
+static void op_unrelate(fuzz *f, bool likes) {
+    int32_t source = pick(f), target = pick(f);
+    ecs_sched_result result;
+    if (source == NONE) return;
+    result = ecs_sched_unrelate(f->w, f->ever[source], likes ? f->likes : f->bound, f->ever[target]);
+    if (!m_alive(f, source)) {
+        expect_result(f, result, false);
+        return;
+    }
+    if (likes) f->m.e[source].likes &= ~(UINT64_C(1) << target);
+    else if (f->m.e[source].bound == target) f->m.e[source].bound = NONE;
 }
 
 static void op_set_name(fuzz *f) {
@@ -835,6 +917,7 @@ static void op_delay_spawn(fuzz *f) {
     f->m.e[f->ever_n].reserved = true;
     f->m.e[f->ever_n].parent = NONE;
     f->m.e[f->ever_n].name = NONE;
+    f->m.e[f->ever_n].bound = NONE;
     f->ever_n++;
 }
 
@@ -929,7 +1012,7 @@ enum {
     OP_INSERT_T, OP_REMOVE_T, OP_INSERT_H, OP_REMOVE_H, OP_CHANGE_A, OP_SET_PARENT,
     OP_SET_NAME, OP_RESOURCE_INSERT, OP_RESOURCE_REMOVE, OP_SEND, OP_MESSAGES_UPDATE,
     OP_STATE_QUEUE, OP_STATE_APPLY, OP_DELAY, OP_ADVANCE, OP_SNAPSHOT, OP_RESTORE,
-    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_COUNT
+    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_LIKE, OP_UNLIKE, OP_BIND, OP_UNBIND, OP_COUNT
 };
 
 static const char *op_names[OP_COUNT] = {
@@ -938,7 +1021,8 @@ static const char *op_names[OP_COUNT] = {
     "insert T", "remove T", "insert H", "remove H", "change A in place", "set_parent",
     "set_name", "resource insert", "resource remove", "send", "messages update",
     "state queue", "state apply", "delayed commands", "advance", "snapshot", "restore",
-    "free snapshot", "delayed spawn"};
+    "free snapshot", "delayed spawn", "relate Likes", "unrelate Likes", "relate Bound",
+    "unrelate Bound"};
 
 static void run_op(fuzz *f, int kind) {
     switch (kind) {
@@ -973,7 +1057,11 @@ static void run_op(fuzz *f, int kind) {
     case OP_SNAPSHOT: op_snapshot(f); break;
     case OP_RESTORE: op_restore(f); break;
     case OP_FREE_SNAPSHOT: op_free_snapshot(f); break;
-    default: op_delay_spawn(f); break;
+    case OP_DELAY_SPAWN: op_delay_spawn(f); break;
+    case OP_LIKE: op_relate(f, true); break;
+    case OP_UNLIKE: op_unrelate(f, true); break;
+    case OP_BIND: op_relate(f, false); break;
+    default: op_unrelate(f, false); break;
     }
 }
 
