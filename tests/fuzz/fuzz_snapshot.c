@@ -1,7 +1,8 @@
 /* A libFuzzer target for snapshots: the bytes are read as up to 200 operations on a small
    world (spawn, despawn, insert and remove of table, toggleable, sparse, tracked and
    hook-owning components, parents, names, relationships (Likes with a payload, and Bound,
-   exclusive, whose sources die with their target), resources, messages, a state machine's queued
+   exclusive, whose sources die with their target), components registered at their first use
+   (so perhaps after a snapshot: a restore takes their values away, the registration stays), resources, messages, a state machine's queued
    sets, pushes and pops and their apply, delayed commands on the virtual clock, among them
    spawns, and the clock's advance), each applied to the library and to a naive model kept in
    plain arrays. Snapshots are taken (and retaken) into two slots, each with a copy of the
@@ -40,6 +41,7 @@
 #define STATE_VALUES 4
 #define STACK_CAPACITY 2
 #define NONE (-1)
+#define LATE 4            /* components registered at their first use: 0, 1 tables, 2, 3 sparse */
 
 typedef struct { int32_t a; } A;
 typedef struct { int32_t b; int32_t pad; } B;   /* toggleable */
@@ -65,6 +67,8 @@ typedef struct m_entity {
     uint64_t likes;        /* the targets of Likes, a bit per index */
     int32_t like_payload[MAX_EVER];
     int32_t bound;         /* the target of Bound (exclusive; despawned with it), or NONE */
+    uint8_t has_late;      /* the late components it has, a bit each */
+    int32_t late[LATE];
 } m_entity;
 
 enum { D_DESPAWN, D_INSERT_A, D_REMOVE_A, D_SET_R, D_SPAWN };
@@ -105,6 +109,7 @@ typedef struct model {
 typedef struct fuzz {
     ecs_sched_world *w;
     ecs_sched_id a, b, tag, s, mark, t, h, r[2], ping, mode, likes, bound;
+    ecs_sched_id late[LATE];   /* 0 until registered; registrations outlive restores */
     ecs_sched_entity ever[MAX_EVER];
     int32_t ever_n;
     int32_t base_entities;
@@ -566,6 +571,12 @@ static void check_all(fuzz *f) {
         }
         check_children(f, i);
         check_relations(f, i);
+        for (k = 0; k < LATE; k++) {
+            const A *v = f->late[k] ? (const A *)ecs_sched_get(f->w, h, f->late[k]) : NULL;
+            bool has = (e->has_late >> k) & 1u;
+            if ((v != NULL) != has) fail_num(f, "late component present", has, v != NULL);
+            if (v && v->a != e->late[k]) fail_num(f, "late component value", e->late[k], v->a);
+        }
         name = ecs_sched_name(f->w, h);
         if ((name != NULL) != (e->name != NONE) || (name && strcmp(name, name_text[e->name]) != 0)) {
             fail_num(f, "name (index)", e->name, name ? (name[1] - '0') : NONE);
@@ -752,6 +763,38 @@ static void op_unrelate(fuzz *f, bool likes) {
     }
     if (likes) f->m.e[source].likes &= ~(UINT64_C(1) << target);
     else if (f->m.e[source].bound == target) f->m.e[source].bound = NONE;
+}
+
+/* Inserts or removes a component registered at its first use (perhaps after a snapshot). */
+static void op_late(fuzz *f) {
+    unsigned byte = next_byte(f);
+    int k = (int)(byte % LATE);
+    bool insert = (byte & 4u) != 0;
+    int32_t i = pick(f), v = value_of(f);
+    ecs_sched_result result;
+    A value;
+    if (i == NONE) return;
+    if (!f->late[k]) {
+        static const char *names[LATE] = {"Late0", "Late1", "Late2", "Late3"};
+        f->late[k] = register_component(f->w, names[k], sizeof(A),
+                                        k < 2 ? ECS_SCHED_STORAGE_TABLE : ECS_SCHED_STORAGE_SPARSE,
+                                        false, false, false);
+        if (!f->late[k]) fail(f, "registering a late component");
+    }
+    value.a = v;
+    result = insert ? ecs_sched_insert(f->w, f->ever[i], f->late[k], &value)
+                    : ecs_sched_remove(f->w, f->ever[i], f->late[k]);
+    if (!m_alive(f, i)) {
+        expect_result(f, result, false);
+        return;
+    }
+    if (insert) {
+        expect_result(f, result, true);
+        f->m.e[i].has_late |= (uint8_t)(1u << k);
+        f->m.e[i].late[k] = v;
+    } else {
+        f->m.e[i].has_late &= (uint8_t)~(1u << k);
+    }
 }
 
 static void op_set_name(fuzz *f) {
@@ -1012,7 +1055,7 @@ enum {
     OP_INSERT_T, OP_REMOVE_T, OP_INSERT_H, OP_REMOVE_H, OP_CHANGE_A, OP_SET_PARENT,
     OP_SET_NAME, OP_RESOURCE_INSERT, OP_RESOURCE_REMOVE, OP_SEND, OP_MESSAGES_UPDATE,
     OP_STATE_QUEUE, OP_STATE_APPLY, OP_DELAY, OP_ADVANCE, OP_SNAPSHOT, OP_RESTORE,
-    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_LIKE, OP_UNLIKE, OP_BIND, OP_UNBIND, OP_COUNT
+    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_LIKE, OP_UNLIKE, OP_BIND, OP_UNBIND, OP_LATE, OP_COUNT
 };
 
 static const char *op_names[OP_COUNT] = {
@@ -1022,7 +1065,7 @@ static const char *op_names[OP_COUNT] = {
     "set_name", "resource insert", "resource remove", "send", "messages update",
     "state queue", "state apply", "delayed commands", "advance", "snapshot", "restore",
     "free snapshot", "delayed spawn", "relate Likes", "unrelate Likes", "relate Bound",
-    "unrelate Bound"};
+    "unrelate Bound", "late component"};
 
 static void run_op(fuzz *f, int kind) {
     switch (kind) {
@@ -1061,7 +1104,8 @@ static void run_op(fuzz *f, int kind) {
     case OP_LIKE: op_relate(f, true); break;
     case OP_UNLIKE: op_unrelate(f, true); break;
     case OP_BIND: op_relate(f, false); break;
-    default: op_unrelate(f, false); break;
+    case OP_UNBIND: op_unrelate(f, false); break;
+    default: op_late(f); break;
     }
 }
 
