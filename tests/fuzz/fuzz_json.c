@@ -8,9 +8,9 @@
    and "leaf.json" (a fixed one).
 
    Checked: the world stays consistent and every failure is an error, never a crash or a
-   leak; the read hook is asked only for paths relative to the file naming them; a failed
-   load, and a failed instantiation, leave the world as it was (its JSON save and its entity
-   count); when the load and the instantiation succeed, the world's save loads back, and
+   leak; the read hook is asked only for paths relative to the file naming them; a load
+   (failed or not: prefab data is apart from the world) and a failed instantiation leave the
+   world as it was (its JSON save and its entity count); when the load and the instantiation succeed, the world's save loads back, and
    loading that save into a fresh world, instantiating it and saving again gives the same
    text, byte for byte (numbers are printed by cJSON with enough digits to read back the same
    double, and a float field's double converts back to the same float).
@@ -236,7 +236,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     desc.load_asset = load_asset;
     desc.progress = &progress;
     d = ecs_sched_prefab_data_from_json(w, text, &desc);
-    if (!d) check_unchanged(w, before, count, "a failed load");
+    /* prefab data is apart from the world: a load, failed or not, makes no entity */
+    check_unchanged(w, before, count, d ? "a load" : "a failed load");
     if (d && ecs_sched_prefab_data_count(d) <= 64) {
         if (ecs_sched_prefab_data_instantiate(w, d, ECS_SCHED_NULL_ENTITY, NULL) != ECS_SCHED_OK) {
             check_unchanged(w, before, count, "a failed instantiation");
