@@ -13,10 +13,12 @@
    After every operation every observable is compared with the model: each handle ever
    handed out (alive or not; a handle spawned after a snapshot is dead again after its
    restore, and a spawn never hands out a handle seen before), the values, enabled bits,
-   parents and children in order, relationship targets and payloads, names and lookups, the entity count, the resources, the
-   messages a new cursor reads, the removed-component list of the tracked component, the
-   state machine (value, changes, depth, last transition), the delayed buffers waiting and the
-   virtual clock's elapsed time; ecs_sched_world_check must pass. After each restore a probe
+   parents and children in order, relationship targets and payloads, names and lookups, the
+   entity count, the resources, the messages a new cursor reads, the removed-component list
+   of the tracked component, the state machine (value, changes, depth, last transition), the delayed buffers waiting and the
+   virtual clock's elapsed time; ecs_sched_world_check must pass. A reader kept across
+   restores must read what it has not read yet: the restored messages are numbered to end
+   where the queue ended, so a reader that read everything reads only what is sent later. After each restore a probe
    takes one more snapshot, applies the queued state, advances the clock until every delayed
    buffer has been applied and updates the message queues (checking each step: what was
    pending in the restored world is what the model had pending), then restores the probe's
@@ -110,6 +112,11 @@ typedef struct fuzz {
     ecs_sched_world *w;
     ecs_sched_id a, b, tag, s, mark, t, h, r[2], ping, mode, likes, bound;
     ecs_sched_id late[LATE];   /* 0 until registered; registrations outlive restores */
+    /* A reader of Ping kept across restores (readers are not rolled back): the messages kept
+       are numbered msg_end - kept .. msg_end - 1, a restore's too (they end where the queue
+       ended), and the reader reads those from reader_next on. */
+    ecs_sched_message_cursor reader;
+    uint64_t msg_end, reader_next;
     ecs_sched_entity ever[MAX_EVER];
     int32_t ever_n;
     int32_t base_entities;
@@ -261,6 +268,7 @@ static bool setup(fuzz *f) {
         abort();
     }
     f->base_entities = ecs_sched_entity_count(f->w);
+    f->reader = ecs_sched_message_cursor_make(f->w, f->ping);
     f->m.state = NONE;
     f->m.last_from = f->m.last_to = NONE;
     return true;
@@ -831,6 +839,26 @@ static void op_send(fuzz *f) {
                                 : ecs_sched_send_batch(f->w, f->ping, count, pings),
                   true);
     for (k = 0; k < count; k++) f->m.msg_new[f->m.msg_new_n++] = pings[k].n;
+    f->msg_end += (uint64_t)count;
+}
+
+static void op_read(fuzz *f) {
+    ecs_sched_messages read = ecs_sched_message_read(f->w, &f->reader);
+    int32_t kept = f->m.msg_old_n + f->m.msg_new_n;
+    uint64_t first = f->msg_end - (uint64_t)kept, seq = first > f->reader_next ? first : f->reader_next;
+    while (ecs_sched_messages_next(&read)) {
+        int32_t k;
+        for (k = 0; k < read.count; k++, seq++) {
+            int32_t at = (int32_t)(seq - first), expected;
+            if (seq >= f->msg_end) fail_num(f, "the reader reads past the last message", (long long)f->msg_end, (long long)seq);
+            expected = at < f->m.msg_old_n ? f->m.msg_old[at] : f->m.msg_new[at - f->m.msg_old_n];
+            if (((const Ping *)read.data)[k].n != expected) {
+                fail_num(f, "message the reader reads", expected, ((const Ping *)read.data)[k].n);
+            }
+        }
+    }
+    if (seq != f->msg_end) fail_num(f, "messages the reader read (up to number)", (long long)f->msg_end, (long long)seq);
+    f->reader_next = f->msg_end;
 }
 
 static void m_messages_update(fuzz *f) {
@@ -1055,7 +1083,7 @@ enum {
     OP_INSERT_T, OP_REMOVE_T, OP_INSERT_H, OP_REMOVE_H, OP_CHANGE_A, OP_SET_PARENT,
     OP_SET_NAME, OP_RESOURCE_INSERT, OP_RESOURCE_REMOVE, OP_SEND, OP_MESSAGES_UPDATE,
     OP_STATE_QUEUE, OP_STATE_APPLY, OP_DELAY, OP_ADVANCE, OP_SNAPSHOT, OP_RESTORE,
-    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_LIKE, OP_UNLIKE, OP_BIND, OP_UNBIND, OP_LATE, OP_COUNT
+    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_LIKE, OP_UNLIKE, OP_BIND, OP_UNBIND, OP_LATE, OP_READ, OP_COUNT
 };
 
 static const char *op_names[OP_COUNT] = {
@@ -1065,7 +1093,7 @@ static const char *op_names[OP_COUNT] = {
     "set_name", "resource insert", "resource remove", "send", "messages update",
     "state queue", "state apply", "delayed commands", "advance", "snapshot", "restore",
     "free snapshot", "delayed spawn", "relate Likes", "unrelate Likes", "relate Bound",
-    "unrelate Bound", "late component"};
+    "unrelate Bound", "late component", "read"};
 
 static void run_op(fuzz *f, int kind) {
     switch (kind) {
@@ -1105,7 +1133,8 @@ static void run_op(fuzz *f, int kind) {
     case OP_UNLIKE: op_unrelate(f, true); break;
     case OP_BIND: op_relate(f, false); break;
     case OP_UNBIND: op_unrelate(f, false); break;
-    default: op_late(f); break;
+    case OP_LATE: op_late(f); break;
+    default: op_read(f); break;
     }
 }
 
