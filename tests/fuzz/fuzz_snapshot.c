@@ -8,7 +8,9 @@
    plain arrays. Snapshots are taken (and retaken) into two slots, each with a copy of the
    model, and restored: the world must then be the model's copy again. While a delayed spawn
    holds its reserved handle, taking, retaking and restoring must be refused, leaving the world
-   and the slot as they were.
+   and the slot as they were. Some takes, retakes and restores run with one of the world's
+   allocations failing: a failed take or restore leaves the world as it was (all or nothing),
+   a failed retake empties its snapshot, which then refuses to be restored.
 
    After every operation every observable is compared with the model: each handle ever
    handed out (alive or not; a handle spawned after a snapshot is dead again after its
@@ -123,6 +125,7 @@ typedef struct fuzz {
     model m;
     ecs_sched_snapshot *snap[2];
     model snap_model[2];
+    bool emptied[2];           /* a retake failed: restoring is refused until one works */
     const uint8_t *data;
     size_t size, at;
     int op;
@@ -189,6 +192,21 @@ static void h_move(void *dst, void *src, int32_t n, void *ctx) {
     }
 }
 
+/* The world's allocator fails the allocation this many allocations from now (once), or
+   never (< 0): snapshots taken, retaken and restored out of memory. */
+static long alloc_countdown = -1;
+
+static void *counted_realloc(void *ptr, size_t size, void *user_data) {
+    (void)user_data;
+    if (alloc_countdown >= 0 && alloc_countdown-- == 0) return NULL;
+    return realloc(ptr, size);
+}
+
+static void counted_free(void *ptr, void *user_data) {
+    (void)user_data;
+    free(ptr);
+}
+
 static void quiet(ecs_sched_log_level level, ecs_sched_result result, const char *message,
                   void *user_data) {
     (void)level;
@@ -227,6 +245,9 @@ static bool setup(fuzz *f) {
     ecs_sched_state_desc mode;
     memset(&desc, 0, sizeof desc);
     desc.logger.fn = quiet;
+    desc.allocator.realloc_fn = counted_realloc;
+    desc.allocator.free_fn = counted_free;
+    alloc_countdown = -1;
     desc.thread_count = 1;   /* no workers to start and join for each input */
     f->w = ecs_sched_world_create(&desc);
     if (!f->w) return false;
@@ -1019,6 +1040,28 @@ static void op_snapshot(fuzz *f) {
         if (!f->snap[k]) fail(f, "snapshot_take");
     }
     f->snap_model[k] = f->m;
+    f->emptied[k] = false;
+}
+
+/* The same with one allocation failing: a take gives NULL, a retake empties the snapshot
+   (restoring it is refused until a retake works); the world is untouched either way. */
+static void op_snapshot_out_of_memory(fuzz *f) {
+    int k = (int)(next_byte(f) & 1u);
+    long countdown = (long)(next_byte(f) % 48u);
+    if (m_any_reserved(f)) return;
+    alloc_countdown = countdown;
+    if (f->snap[k]) {
+        if (ecs_sched_snapshot_retake(f->w, f->snap[k]) == ECS_SCHED_OK) {
+            f->snap_model[k] = f->m;
+            f->emptied[k] = false;
+        } else {
+            f->emptied[k] = true;
+        }
+    } else if ((f->snap[k] = ecs_sched_snapshot_take(f->w)) != NULL) {
+        f->snap_model[k] = f->m;
+        f->emptied[k] = false;
+    }
+    alloc_countdown = -1;
 }
 
 /* Everything pending in the world comes due: the queued state, every delayed buffer, the
@@ -1052,7 +1095,7 @@ static void probe(fuzz *f) {
 
 static void restore(fuzz *f, int k) {
     if (!f->snap[k]) return;
-    if (m_any_reserved(f)) {
+    if (m_any_reserved(f) || f->emptied[k]) {
         expect_result(f, ecs_sched_snapshot_restore(f->w, f->snap[k]), false);
         return;
     }
@@ -1066,10 +1109,24 @@ static void op_restore(fuzz *f) {
     restore(f, (int)(next_byte(f) & 1u));
 }
 
+/* A restore with one allocation failing: all or nothing, so either the snapshot's world or
+   the world as it was (the next check compares). */
+static void op_restore_out_of_memory(fuzz *f) {
+    int k = (int)(next_byte(f) & 1u);
+    long countdown = (long)(next_byte(f) % 48u);
+    ecs_sched_result result;
+    if (!f->snap[k] || m_any_reserved(f) || f->emptied[k]) return;
+    alloc_countdown = countdown;
+    result = ecs_sched_snapshot_restore(f->w, f->snap[k]);
+    alloc_countdown = -1;
+    if (result == ECS_SCHED_OK) f->m = f->snap_model[k];
+}
+
 static void op_free_snapshot(fuzz *f) {
     int k = (int)(next_byte(f) & 1u);
     ecs_sched_snapshot_free(f->snap[k]);
     f->snap[k] = NULL;
+    f->emptied[k] = false;
 }
 
 typedef struct operation {
@@ -1083,7 +1140,8 @@ enum {
     OP_INSERT_T, OP_REMOVE_T, OP_INSERT_H, OP_REMOVE_H, OP_CHANGE_A, OP_SET_PARENT,
     OP_SET_NAME, OP_RESOURCE_INSERT, OP_RESOURCE_REMOVE, OP_SEND, OP_MESSAGES_UPDATE,
     OP_STATE_QUEUE, OP_STATE_APPLY, OP_DELAY, OP_ADVANCE, OP_SNAPSHOT, OP_RESTORE,
-    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_LIKE, OP_UNLIKE, OP_BIND, OP_UNBIND, OP_LATE, OP_READ, OP_COUNT
+    OP_FREE_SNAPSHOT, OP_DELAY_SPAWN, OP_LIKE, OP_UNLIKE, OP_BIND, OP_UNBIND, OP_LATE, OP_READ,
+    OP_SNAPSHOT_OOM, OP_RESTORE_OOM, OP_COUNT
 };
 
 static const char *op_names[OP_COUNT] = {
@@ -1093,7 +1151,8 @@ static const char *op_names[OP_COUNT] = {
     "set_name", "resource insert", "resource remove", "send", "messages update",
     "state queue", "state apply", "delayed commands", "advance", "snapshot", "restore",
     "free snapshot", "delayed spawn", "relate Likes", "unrelate Likes", "relate Bound",
-    "unrelate Bound", "late component", "read"};
+    "unrelate Bound", "late component", "read", "snapshot out of memory",
+    "restore out of memory"};
 
 static void run_op(fuzz *f, int kind) {
     switch (kind) {
@@ -1134,7 +1193,9 @@ static void run_op(fuzz *f, int kind) {
     case OP_BIND: op_relate(f, false); break;
     case OP_UNBIND: op_unrelate(f, false); break;
     case OP_LATE: op_late(f); break;
-    default: op_read(f); break;
+    case OP_READ: op_read(f); break;
+    case OP_SNAPSHOT_OOM: op_snapshot_out_of_memory(f); break;
+    default: op_restore_out_of_memory(f); break;
     }
 }
 
