@@ -822,6 +822,8 @@ FUZZ_SMOKE_SECONDS ?= 4
 FUZZ_LEN_remote := 2048
 FUZZ_LEN_lua_script := 2048
 FUZZ_OPTS_lua_script := -timeout=10
+FUZZ_LEN_snapshot := 1024
+FUZZ_OPTS_json := -dict=tests/fuzz/json.dict
 fuzz_run_flags = -max_len=$(or $(FUZZ_LEN_$(1)),4096) $(FUZZ_OPTS_$(1)) -print_final_stats=1 \
                  -artifact_prefix=$(BUILD)/fuzz/$(1)-
 
