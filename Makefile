@@ -848,11 +848,13 @@ FUZZ_LONGS  := $(addprefix fuzz-,$(FUZZ_TARGETS))
 fuzz-smoke: deps
 	+@$(MAKE) --no-print-directory $(FUZZ_SMOKES)
 
+# (the smoke run starts from the seeds alone, in a corpus of its own: the same work each time)
 $(FUZZ_SMOKES): fuzz-%-smoke: $(BUILD)/fuzz/fuzz_%
-	@$(call fuzz_corpus,$*)
+	@rm -rf $(BUILD)/fuzz/smoke/$* && mkdir -p $(BUILD)/fuzz/smoke/$* && \
+	  cp tests/fuzz/corpus/$*/* $(BUILD)/fuzz/smoke/$*/
 	$(if $(call fuzz_regressions,$*),./$< $(call fuzz_run_flags,$*) $(call fuzz_regressions,$*))
 	./$< -max_total_time=$(FUZZ_SMOKE_SECONDS) -seed=1 $(call fuzz_run_flags,$*) \
-	  $(BUILD)/fuzz/corpus/$*
+	  $(BUILD)/fuzz/smoke/$*
 
 $(FUZZ_LONGS): fuzz-%: $(BUILD)/fuzz/fuzz_%
 	@$(call fuzz_corpus,$*)
