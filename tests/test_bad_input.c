@@ -351,6 +351,77 @@ static void every_call_given_a_despawned_entity_reports_it_or_answers_no(void **
     assert_int_equal(wrong, 0);
 }
 
+/* ---- NULL where a desc or a name is required ---- */
+
+/* Each call given NULL for what it needs: whether it reported the failure (NULL, 0, or a
+   result code) with ECS_SCHED_ERR_INVALID_ARGUMENT recorded. */
+typedef struct null_call {
+    const char *name;
+    bool (*call)(ecs_sched_world *w);
+} null_call;
+
+#define NULL_CALL(fn, expr)                        \
+    static bool null_##fn(ecs_sched_world *w) {    \
+        return (expr);                             \
+    }
+
+NULL_CALL(query_create, ecs_sched_query_create(w, NULL) == NULL)
+NULL_CALL(observer_add, ecs_sched_observer_add(w, NULL) == 0)
+NULL_CALL(component_register, ecs_sched_component_register(w, NULL) == 0)
+NULL_CALL(component_register_unnamed,
+          ecs_sched_component_register(w, &(ecs_sched_component_desc){.size = 4}) == 0)
+NULL_CALL(message_register, ecs_sched_message_register(w, NULL) == 0)
+NULL_CALL(relation_register, ecs_sched_relation_register(w, NULL) == 0)
+NULL_CALL(add_system, ecs_sched_add_system(w, "Update", NULL) != ECS_SCHED_OK)
+NULL_CALL(add_systems, ecs_sched_add_systems(w, "Update", NULL) != ECS_SCHED_OK)
+NULL_CALL(configure_set, ecs_sched_configure_set(w, "Update", NULL) != ECS_SCHED_OK)
+NULL_CALL(configure_set_unnamed,
+          ecs_sched_configure_set(w, "Update", &(ecs_sched_set_desc){.name = NULL}) != ECS_SCHED_OK)
+NULL_CALL(chain_sets, ecs_sched_chain_sets(w, "Update", 2, NULL, false) != ECS_SCHED_OK)
+NULL_CALL(chain_sets_null_name,
+          ecs_sched_chain_sets(w, "Update", 2, (const char *const[]){"a", NULL}, false) !=
+              ECS_SCHED_OK)
+NULL_CALL(state_register, ecs_sched_state_register(w, NULL) == 0)
+NULL_CALL(prefab_data_from_json, ecs_sched_prefab_data_from_json(w, NULL, NULL) == NULL)
+
+static const null_call null_calls[] = {
+    {"query_create", null_query_create},
+    {"observer_add", null_observer_add},
+    {"component_register", null_component_register},
+    {"component_register (no name)", null_component_register_unnamed},
+    {"message_register", null_message_register},
+    {"relation_register", null_relation_register},
+    {"add_system", null_add_system},
+    {"add_systems", null_add_systems},
+    {"configure_set", null_configure_set},
+    {"configure_set (no name)", null_configure_set_unnamed},
+    {"chain_sets", null_chain_sets},
+    {"chain_sets (a NULL name)", null_chain_sets_null_name},
+    {"state_register", null_state_register},
+    {"prefab_data_from_json", null_prefab_data_from_json},
+};
+
+static void every_call_given_null_for_a_required_desc_or_name_is_refused(void **state) {
+    size_t i;
+    int wrong = 0;
+    (void)state;
+    for (i = 0; i < sizeof null_calls / sizeof null_calls[0]; i++) {
+        captured_log log;
+        ecs_sched_world *w = new_world(&log);
+        if (!null_calls[i].call(w)) {
+            print_error("%s: NULL was accepted\n", null_calls[i].name);
+            wrong++;
+        } else if (ecs_sched_last_result(w) != ECS_SCHED_ERR_INVALID_ARGUMENT ||
+                   ecs_sched_last_error(w)[0] == '\0' || log.errors == 0) {
+            print_error("%s: recorded %d, \"%s\"\n", null_calls[i].name,
+                        (int)ecs_sched_last_result(w), ecs_sched_last_error(w));
+            wrong++;
+        }
+        check_and_destroy(w);
+    }
+    assert_int_equal(wrong, 0);
+}
+
 /* ---- calls a running system may not make ---- */
 
 static int late_runs;
@@ -405,6 +476,7 @@ int main(void) {
         cmocka_unit_test(a_component_id_of_another_world_is_unknown_here),
         cmocka_unit_test(an_entity_of_another_world_is_stale_here),
         cmocka_unit_test(every_call_given_a_despawned_entity_reports_it_or_answers_no),
+        cmocka_unit_test(every_call_given_null_for_a_required_desc_or_name_is_refused),
         cmocka_unit_test(a_system_added_while_its_schedule_runs_runs_from_the_next_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
