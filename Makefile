@@ -40,6 +40,8 @@
 #                               seconds (120), each checked against the single-threaded run;
 #                               STRESS_SEED=x STRESS_COUNT=1 runs seed x alone
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
+#   make coverage               the lines and branches of the implementation the unit tests
+#                               run, per src/ module (gcc --coverage, lcov): build/coverage/
 #   make bench                  benchmarks; writes build/bench.json
 #   make bench FLECS_DIR=dir    the same, with rows beside flecs (dir: its flecs.c, flecs.h)
 #   make bench-compare BASE=ref the benchmark against the header of commit ref, alternating,
@@ -988,6 +990,75 @@ manual-check: ecs_sched.h $(BUILD)/gcc/impl.o $(BUILD)/gcc-mt/impl.o
 test-binaries: $(filter-out $(CLANG_RUN_LATER),$(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES)) \
                $(addsuffix .o,$(CLANG_RUN_LATER)) $(LUA_BINARIES) \
                $(COMPILE_BUILDS) $(EXAMPLE_BUILDS) $(CXX_EXAMPLE_BUILDS)
+
+# ---- coverage ----
+
+# Which lines and branches of the implementation the unit tests run: every tests/test_*.c built
+# by gcc with --coverage (-O0, no sanitizers) against a copy of the header whose lines name their
+# place in src/ (tools/amalgamate.py --line-directives), so that gcov counts each line against
+# its module: the tests without threads (C99, the optional modules of the unit tests), the
+# remote protocol's test, the Lua driver's (LuaJIT), and with threads (C11, ECS_SCHED_THREADS)
+# the tests whose point is threads (TSAN_TESTS: the parallel executor, the pool). The allocation
+# failure sweep runs every COVERAGE_OOM_STEP-th point (each child writes its counts at exit).
+# The counts are updated atomically: threads share them, and a count two threads race on can
+# come out negative, which gcov reports as such.
+# lcov reports the src/ modules only: a table of each module's lines, functions and branches
+# with the totals (build/coverage/summary.txt, also printed), and each module annotated in
+# build/coverage/html/index.html. (geninfo's Perl warnings about redefined subroutines, which
+# Debian's lcov prints on every run, go to build/coverage/lcov.log.)
+COV          := $(BUILD)/coverage
+COV_HEADER   := $(COV)/include/ecs_sched.h
+COV_CFLAGS   := -g -O0 --coverage -fprofile-update=atomic -I$(COV)/include -I.
+COVERAGE_OOM_STEP ?= 4
+COV_BINARIES := $(addprefix $(COV)/c99/,$(TESTS)) $(addprefix $(COV)/mt/,$(TSAN_TESTS)) \
+                $(COV)/lua/test_lua_scripts
+LCOV         := lcov --quiet --rc lcov_branch_coverage=1
+
+$(COV_HEADER): $(SOURCES)
+	$(PYTHON) tools/amalgamate.py --line-directives $@
+
+# $(1): the configuration's directory; $(2): its flags; $(3): its libraries.
+define coverage_config
+$(1)/impl.o: tests/impl.c $(COV_HEADER)
+	@mkdir -p $$(@D)
+	gcc $(2) $(COV_CFLAGS) $(STB_CFLAGS) -c $$< -o $$@
+$(1)/%.o: tests/%.c $(COV_HEADER) $(TEST_HEADERS)
+	@mkdir -p $$(@D)
+	gcc $(2) $(COV_CFLAGS) $(STB_CFLAGS) -c $$< -o $$@
+$(1)/%: $(1)/%.o $(1)/impl.o
+	gcc --coverage $$< $$(call impl_for,$$*,$(1)) $(STB_LIBS) -lcmocka $(TEST_LIBS) $(3) -o $$@
+endef
+$(eval $(call coverage_config,$(COV)/c99,$(STRICT) $(OPTIONAL),))
+$(eval $(call coverage_config,$(COV)/mt,$(THREADED) $(OPTIONAL),-lpthread))
+.SECONDARY: $(COV_BINARIES) $(addsuffix .o,$(COV_BINARIES)) $(COV)/c99/impl.o $(COV)/mt/impl.o
+
+$(COV)/lua/test_lua_scripts: tests/test_lua_scripts.c $(COV_HEADER) $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	gcc $(STRICT) -DECS_SCHED_LUA $(COV_CFLAGS) $(STB_CFLAGS) $$(pkg-config --cflags luajit) \
+	  -c $< -o $@.o
+	gcc --coverage $@.o $(STB_LIBS) $$(pkg-config --libs luajit) -lcmocka -lm -o $@
+
+.PHONY: coverage coverage-binaries
+coverage-binaries: $(COV_BINARIES) $(NATIVE_SCRIPTS)
+
+coverage: deps
+	@sh tools/install_deps.sh coverage
+	$(MAKE) $(PARALLEL) coverage-binaries
+	@find $(COV) -name '*.gcda' -delete
+	@set -e; for t in $(COV_BINARIES); do echo "== $$t"; \
+	  case $$t in */test_oom) OOM_LSAN=1 OOM_POINTS=0/$(COVERAGE_OOM_STEP) ./$$t;; \
+	              *) ./$$t;; esac > $$t.log 2>&1 || { cat $$t.log; exit 1; }; done
+	@rm -rf $(COV)/html
+	@echo "== lcov: the counts of every program"
+	@$(LCOV) --capture --directory $(COV) --base-directory . -o $(COV)/all.info \
+	  > $(COV)/lcov.log 2>&1 || { cat $(COV)/lcov.log; exit 1; }
+	@$(LCOV) --extract $(COV)/all.info '$(CURDIR)/src/*' -o $(COV)/src.info >> $(COV)/lcov.log 2>&1 \
+	  || { cat $(COV)/lcov.log; exit 1; }
+	@genhtml --quiet --branch-coverage --title "ecs_sched.h, the unit tests" -o $(COV)/html \
+	  $(COV)/src.info >> $(COV)/lcov.log 2>&1 || { cat $(COV)/lcov.log; exit 1; }
+	@$(LCOV) --list $(COV)/src.info 2>> $(COV)/lcov.log > $(COV)/summary.txt
+	@cat $(COV)/summary.txt
+	@echo "each module annotated: $(COV)/html/index.html"
 
 # ---- benchmarks ----
 

@@ -8829,14 +8829,18 @@ static uint32_t ecs_sched__queue_create(ecs_sched_world *w, ecs_sched_id id, boo
     return all->count;
 }
 
-/* Room for `n` more messages in the newer buffer; false when out of memory. */
+/* The messages the newer buffer holds at most (its capacity doubles, and stays an int32_t). */
+#define ECS_SCHED__MAX_QUEUED (INT32_MAX / 2)
+
+/* Room for `n` more messages in the newer buffer; false when out of memory, or over
+   ECS_SCHED__MAX_QUEUED. */
 static bool ecs_sched__queue_reserve(ecs_sched_world *w, ecs_sched__queue *q, int32_t n) {
     int64_t needed = (int64_t)q->count[1] + n;
     int32_t capacity = q->capacity[1] ? q->capacity[1] : 16;
     unsigned char *data;
     size_t size = q->size ? q->size : 1;
     if (needed <= q->capacity[1]) return true;
-    if (needed > INT32_MAX / 2) return false;
+    if (needed > ECS_SCHED__MAX_QUEUED) return false;
     while (capacity < needed) capacity *= 2;
     data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * size, q->alignment);
     if (!data) return false;
@@ -13033,8 +13037,14 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
         return 0;
     }
     alignment = desc->alignment ? desc->alignment : ecs_sched__default_alignment(desc->size);
-    if ((alignment & (alignment - 1)) != 0 || alignment > ECS_SCHED_MAX_ALIGNMENT ||
-        desc->size > INT32_MAX) {
+    if (desc->size > INT32_MAX) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' has size %lu; a component holds at most %ld "
+                        "bytes (keep a pointer to larger data instead)",
+                        desc->name, (unsigned long)desc->size, (long)INT32_MAX);
+        return 0;
+    }
+    if ((alignment & (alignment - 1)) != 0 || alignment > ECS_SCHED_MAX_ALIGNMENT) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "component_register: '%s' has size %lu and alignment %lu; the alignment "
                         "must be a power of two of at most %d",
@@ -14782,6 +14792,14 @@ static ecs_sched_result ecs_sched__send(ecs_sched_world *w, ecs_sched_id id, int
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "%s: %d messages of '%s'", operation, (int)count,
                                w->components[id].name);
+    }
+    if (count > ECS_SCHED__MAX_QUEUED - q->count[1]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                               "%s: %d messages of '%s', with %d already waiting; at most %d "
+                               "of one type wait between two updates of its queue (send fewer "
+                               "at a time)",
+                               operation, (int)count, w->components[id].name,
+                               (int)q->count[1], (int)ECS_SCHED__MAX_QUEUED);
     }
     if (!ecs_sched__queue_push(w, (ecs_sched__queue *)(uintptr_t)q, count, messages)) {
         return ecs_sched__out_of_memory(w, "sending messages");

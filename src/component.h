@@ -76,8 +76,14 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
         return 0;
     }
     alignment = desc->alignment ? desc->alignment : ecs_sched__default_alignment(desc->size);
-    if ((alignment & (alignment - 1)) != 0 || alignment > ECS_SCHED_MAX_ALIGNMENT ||
-        desc->size > INT32_MAX) {
+    if (desc->size > INT32_MAX) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' has size %lu; a component holds at most %ld "
+                        "bytes (keep a pointer to larger data instead)",
+                        desc->name, (unsigned long)desc->size, (long)INT32_MAX);
+        return 0;
+    }
+    if ((alignment & (alignment - 1)) != 0 || alignment > ECS_SCHED_MAX_ALIGNMENT) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "component_register: '%s' has size %lu and alignment %lu; the alignment "
                         "must be a power of two of at most %d",

@@ -206,6 +206,14 @@ static ecs_sched_result ecs_sched__send(ecs_sched_world *w, ecs_sched_id id, int
                                "%s: %d messages of '%s'", operation, (int)count,
                                w->components[id].name);
     }
+    if (count > ECS_SCHED__MAX_QUEUED - q->count[1]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                               "%s: %d messages of '%s', with %d already waiting; at most %d "
+                               "of one type wait between two updates of its queue (send fewer "
+                               "at a time)",
+                               operation, (int)count, w->components[id].name,
+                               (int)q->count[1], (int)ECS_SCHED__MAX_QUEUED);
+    }
     if (!ecs_sched__queue_push(w, (ecs_sched__queue *)(uintptr_t)q, count, messages)) {
         return ecs_sched__out_of_memory(w, "sending messages");
     }

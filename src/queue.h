@@ -106,14 +106,18 @@ static uint32_t ecs_sched__queue_create(ecs_sched_world *w, ecs_sched_id id, boo
     return all->count;
 }
 
-/* Room for `n` more messages in the newer buffer; false when out of memory. */
+/* The messages the newer buffer holds at most (its capacity doubles, and stays an int32_t). */
+#define ECS_SCHED__MAX_QUEUED (INT32_MAX / 2)
+
+/* Room for `n` more messages in the newer buffer; false when out of memory, or over
+   ECS_SCHED__MAX_QUEUED. */
 static bool ecs_sched__queue_reserve(ecs_sched_world *w, ecs_sched__queue *q, int32_t n) {
     int64_t needed = (int64_t)q->count[1] + n;
     int32_t capacity = q->capacity[1] ? q->capacity[1] : 16;
     unsigned char *data;
     size_t size = q->size ? q->size : 1;
     if (needed <= q->capacity[1]) return true;
-    if (needed > INT32_MAX / 2) return false;
+    if (needed > ECS_SCHED__MAX_QUEUED) return false;
     while (capacity < needed) capacity *= 2;
     data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * size, q->alignment);
     if (!data) return false;

@@ -146,6 +146,57 @@ static void expect_load_failure(json_world *j, const char *text, ecs_sched_resul
     assert_int_equal(ecs_sched_entity_count(j->s.world), 0);
 }
 
+/* A crew: entities of the file, as an array member. */
+typedef struct { ecs_sched_entity members[3]; } Crew;
+
+static ecs_sched_id describe_crew(json_world *j) {
+    ecs_sched_member fields[] = {ECS_SCHED_MEMBER(Crew, members, ECS_SCHED_TYPE_ENTITY)};
+    ecs_sched_id crew = ECS_SCHED_COMPONENT(j->s.world, Crew);
+    assert_int_equal(ecs_sched_describe(j->s.world, crew, 1, fields), ECS_SCHED_OK);
+    return crew;
+}
+
+static void an_array_of_entity_members_links_each_to_the_file_s_entities(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    const Crew *c;
+    ecs_sched_id crew;
+    (void)state;
+    setup_json(&j);
+    crew = describe_crew(&j);
+    d = ecs_sched_prefab_data_from_json(
+        j.s.world,
+        "{\"entities\": [{\"name\": \"boat\", \"components\": {\"Crew\": {\"members\": [2, 1, null]}}},\n"
+        "  {\"name\": \"cook\"}, {\"name\": \"captain\"}]}",
+        NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    c = (const Crew *)ecs_sched_get(j.s.world, made[0], crew);
+    assert_non_null(c);
+    assert_true(c->members[0] == made[2]);
+    assert_true(c->members[1] == made[1]);
+    assert_true(c->members[2] == ECS_SCHED_NULL_ENTITY);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void an_entity_member_naming_an_index_past_the_file_is_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    describe_crew(&j);
+    expect_load_failure(&j,
+                        "{\"entities\": [{\"components\": {\"Unit\": {\"target\": 9}}}, {}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "ship.json", "'target' names entity 9",
+                        "the file has 2", (const char *)NULL);
+    expect_load_failure(&j,
+                        "{\"entities\": [{\"components\": {\"Crew\": {\"members\": [1, 5]}}}, {}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "members", "names entity 5", "the file has 2",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
 static void malformed_json_is_refused_with_its_line(void **state) {
     json_world j;
     (void)state;
@@ -833,6 +884,8 @@ static void saving_refuses_what_it_cannot_write(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_prefab_is_read_through_reflection_and_instantiated),
+        cmocka_unit_test(an_array_of_entity_members_links_each_to_the_file_s_entities),
+        cmocka_unit_test(an_entity_member_naming_an_index_past_the_file_is_refused),
         cmocka_unit_test(malformed_json_is_refused_with_its_line),
         cmocka_unit_test(an_unknown_component_is_named_with_its_entity),
         cmocka_unit_test(an_unknown_field_is_named_with_its_path),

@@ -166,6 +166,34 @@ static void structural_changes_inside_an_observer_happen_after_the_operation(voi
     check_and_destroy(w);
 }
 
+/* Spawns two entities with Velocity values for each new Position, in one batch. */
+static ecs_sched_entity g_batch[2];
+
+static void spawn_velocity_batch(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    Velocity values[2] = {{1, 2}, {3, 4}};
+    const void *arrays[1];
+    (void)t;
+    arrays[0] = values;
+    assert_int_equal(ecs_sched_spawn_batch(ecs_sched_ctx_world(ctx), 2, 1, &g_vel, arrays, g_batch),
+                     ECS_SCHED_OK);
+}
+
+static void a_batch_spawned_inside_an_observer_is_spawned_after_the_operation(void **state) {
+    ecs_sched_world *w = observed_world();
+    const Velocity *v;
+    (void)state;
+    observe(w, "o", ECS_SCHED_ON_ADD, g_pos, spawn_velocity_batch);
+    ecs_sched_spawn_with(w, 1, &g_pos, NULL);
+    assert_int_equal(ecs_sched_entity_count(w), 3);
+    v = (const Velocity *)ecs_sched_get(w, g_batch[1], g_vel);
+    assert_non_null(v);
+    assert_true(v->x == 3 && v->y == 4);
+    v = (const Velocity *)ecs_sched_get(w, g_batch[0], g_vel);
+    assert_non_null(v);
+    assert_true(v->x == 1 && v->y == 2);
+    check_and_destroy(w);
+}
+
 /* Removes Velocity when Position is added, with its commands. */
 static void remove_velocity_by_command(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
     assert_int_equal(ecs_sched_commands_remove(ecs_sched_ctx_commands(ctx), t->entity, g_vel),
@@ -472,6 +500,7 @@ int main(void) {
         cmocka_unit_test(with_and_without_filter_the_entities_an_observer_hears_of),
         cmocka_unit_test(a_batch_spawn_calls_the_observers_for_each_entity),
         cmocka_unit_test(structural_changes_inside_an_observer_happen_after_the_operation),
+        cmocka_unit_test(a_batch_spawned_inside_an_observer_is_spawned_after_the_operation),
         cmocka_unit_test(an_observers_commands_are_applied_after_the_operation),
         cmocka_unit_test(deferred_changes_call_observers_in_turn),
         cmocka_unit_test(observers_hear_each_command_of_a_buffer_in_order),

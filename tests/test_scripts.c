@@ -546,6 +546,79 @@ static void a_value_waiting_in_a_command_buffer_refuses_the_migration(void **sta
     check_and_destroy(w);
 }
 
+static void forget_values(void *ptr, int32_t count, void *ctx) {
+    (void)ptr;
+    (void)count;
+    (void)ctx;
+}
+
+static void a_script_s_component_with_hooks_is_not_migrated(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_component_desc desc = {0};
+    ecs_sched_id stats;
+    (void)state;
+    desc.name = "Stats";
+    desc.size = sizeof(OldStats);
+    desc.scripted = true;
+    desc.hooks.dtor = forget_values;
+    stats = ecs_sched_component_register(w, &desc);
+    assert_true(stats != 0);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_ERR_REFUSED);
+    assert_non_null(strstr(ecs_sched_last_error(w), "component 'Stats' has lifecycle hooks"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_component_size(w, stats), sizeof(OldStats));
+    check_and_destroy(w);
+}
+
+static void a_migration_to_an_empty_layout_is_refused_naming_the_component(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
+    (void)state;
+    assert_int_equal(ecs_sched_component_migrate(w, stats, 0, 8, 2, NEW_STATS, NULL, NULL),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "component 'Stats' would have size 0"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_component_size(w, stats), sizeof(OldStats));
+    check_and_destroy(w);
+}
+
+static void migrating_an_unregistered_id_is_refused_naming_it(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(migrate_stats(w, 777), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "777"));
+    ecs_sched_clear_error(w);
+    check_and_destroy(w);
+}
+
+/* An exclusive system that migrates Stats (its user data) while its schedule runs. */
+static ecs_sched_result g_migrated_inside;
+
+static void migrate_inside(ecs_sched_system_ctx *ctx) {
+    ecs_sched_id stats = *(const ecs_sched_id *)ecs_sched_ctx_user_data(ctx);
+    g_migrated_inside = migrate_stats(ecs_sched_ctx_world(ctx), stats);
+}
+
+static void a_migration_while_a_schedule_runs_is_refused_naming_the_schedule(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, "Update",
+                                          &(ecs_sched_system_desc){.name = "migrate",
+                                                                   .fn = migrate_inside,
+                                                                   .user_data = &stats,
+                                                                   .exclusive = true}),
+                     ECS_SCHED_OK);
+    g_migrated_inside = ECS_SCHED_OK;
+    assert_int_equal(ecs_sched_run_schedule(w, "Update"), ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(g_migrated_inside, ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_non_null(strstr(ecs_sched_last_error(w), "while schedule 'Update' runs"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_component_size(w, stats), sizeof(OldStats));
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
 static void a_snapshot_taken_before_a_migration_is_not_restored(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
@@ -613,6 +686,10 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_component_c_registered_keeps_its_layout),
         cmocka_unit_test(a_value_waiting_in_a_command_buffer_refuses_the_migration),
         cmocka_unit_test(a_snapshot_taken_before_a_migration_is_not_restored),
+        cmocka_unit_test(a_script_s_component_with_hooks_is_not_migrated),
+        cmocka_unit_test(a_migration_to_an_empty_layout_is_refused_naming_the_component),
+        cmocka_unit_test(migrating_an_unregistered_id_is_refused_naming_it),
+        cmocka_unit_test(a_migration_while_a_schedule_runs_is_refused_naming_the_schedule),
         cmocka_unit_test(prefab_data_set_before_a_migration_is_not_instantiated),
     };
     if (argc > 0) g_program = argv[0];

@@ -393,6 +393,49 @@ static void delayed_commands_queued_after_the_snapshot_are_dropped_by_a_restore(
     check_and_destroy(s.world);
 }
 
+/* Queues a despawn of e due after `first_ns`, and of f `then_ns` after that (a delayed
+   buffer of the delayed buffer). */
+static void despawn_one_then_another(world_setup *s, ecs_sched_entity e, int64_t first_ns,
+                                     ecs_sched_entity f, int64_t then_ns) {
+    ecs_sched_commands *cmd = ecs_sched_commands_create(s->world);
+    ecs_sched_commands *later = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, first_ns);
+    ecs_sched_commands *after_that;
+    assert_non_null(later);
+    after_that = ecs_sched_commands_after(later, ECS_SCHED_CLOCK_VIRTUAL, then_ns);
+    assert_non_null(after_that);
+    assert_int_equal(ecs_sched_commands_despawn(later, e), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_despawn(after_that, f), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    ecs_sched_commands_destroy(cmd);
+}
+
+static void a_delayed_buffer_s_own_delayed_buffers_come_back_with_a_restore(void **state) {
+    world_setup s;
+    ecs_sched_entity e, f;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world_with_clocks(&s);
+    e = spawn_at(&s, 1.0f);
+    f = spawn_at(&s, 2.0f);
+    despawn_one_then_another(&s, e, ECS_SCHED_MILLISECONDS(100), f, ECS_SCHED_MILLISECONDS(50));
+    snap = take(&s);   /* the second buffer waits inside the first */
+    advance(&s, ECS_SCHED_MILLISECONDS(100));
+    advance(&s, ECS_SCHED_MILLISECONDS(50));
+    assert_false(ecs_sched_is_alive(s.world, e));
+    assert_false(ecs_sched_is_alive(s.world, f));
+    restore(&s, snap);
+    assert_int_equal(ecs_sched_commands_waiting(s.world, ECS_SCHED_CLOCK_VIRTUAL), 1);
+    assert_true(ecs_sched_is_alive(s.world, e));
+    assert_true(ecs_sched_is_alive(s.world, f));
+    advance(&s, ECS_SCHED_MILLISECONDS(100));
+    assert_false(ecs_sched_is_alive(s.world, e));
+    assert_true(ecs_sched_is_alive(s.world, f));   /* due 50 ms after the first is applied */
+    advance(&s, ECS_SCHED_MILLISECONDS(50));
+    assert_false(ecs_sched_is_alive(s.world, f));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
 static void delayed_commands_waiting_in_the_snapshot_wait_again_after_a_restore(void **state) {
     world_setup s;
     ecs_sched_entity e;
@@ -671,6 +714,7 @@ int main(void) {
         cmocka_unit_test(a_restored_entity_despawned_again_does_not_revive_an_abandoned_handle),
         cmocka_unit_test(delayed_commands_queued_after_the_snapshot_are_dropped_by_a_restore),
         cmocka_unit_test(delayed_commands_waiting_in_the_snapshot_wait_again_after_a_restore),
+        cmocka_unit_test(a_delayed_buffer_s_own_delayed_buffers_come_back_with_a_restore),
         cmocka_unit_test(message_queues_come_back_and_later_messages_still_reach_readers),
         cmocka_unit_test(a_state_machine_comes_back_with_its_stack_and_pending_transition),
         cmocka_unit_test(clocks_come_back_but_the_next_frame_measures_from_the_last_reading),

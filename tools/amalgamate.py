@@ -228,17 +228,47 @@ def split_module(name, modules):
     return public.strip("\n"), implementation.strip("\n")
 
 
+def split_module_with_lines(name, modules):
+    """The module's two parts as split_module gives them, each line where it stands in
+    src/<name>.h: a '#line' directive before each part and after each embedded file, and the
+    lines the header leaves out (includes, '#pragma once') kept as empty lines. For the
+    coverage build only: gcov then counts each line against its module."""
+    path = f"src/{name}.h"
+    lines = read(name + ".h").splitlines()
+    marker = [i for i, line in enumerate(lines) if line.strip() == MARKER]
+    if len(marker) != 1:
+        sys.exit(f"src/{name}.h: expected exactly one line '{MARKER}'")
+
+    def part(first, end):
+        out = [f'#line {first + 1} "{path}"']
+        for i in range(first, end):
+            line = lines[i]
+            include = INCLUDE.match(line)
+            embed = EMBED.match(line)
+            if line.strip() == PRAGMA_ONCE or (include and include.group(1) in modules):
+                out.append("")
+            elif embed:
+                out += embedded(embed.group(1))
+                out.append(f'#line {i + 2} "{path}"')
+            else:
+                out.append(line)
+        return "\n".join(out)
+
+    return part(0, marker[0]), part(marker[0] + 1, len(lines))
+
+
 def banner(path, part):
     title = f" {path} ({part}) "
     return "/*" + title.center(92, "=") + "*/"
 
 
-def generate():
+def generate(line_directives=False):
     modules = set(module_names())
     unknown = sorted(set(OPTIONAL) - modules)
     if unknown:
         sys.exit("tools/amalgamate.py: OPTIONAL names no module " + ", ".join(unknown))
-    parts = [(m, *split_module(m, modules)) for m in module_order()]
+    split = split_module_with_lines if line_directives else split_module
+    parts = [(m, *split(m, modules)) for m in module_order()]
     out = [read_doc().rstrip("\n"), ""]
     out += ["#ifndef ECS_SCHED_H", "#define ECS_SCHED_H", ""]
     out += ["#ifdef __cplusplus", 'extern "C" {', "#endif", ""]
@@ -276,6 +306,13 @@ def main():
             sys.exit("ecs_sched.h differs from the generator's output: run 'make amalgamate' "
                      "and commit both")
         print("ecs_sched.h matches src/")
+        return
+    # A copy of the header whose lines name their place in src/ (#line), for the coverage
+    # report: python3 tools/amalgamate.py --line-directives build/coverage/ecs_sched.h
+    if len(sys.argv) > 2 and sys.argv[1] == "--line-directives":
+        copy = pathlib.Path(sys.argv[2])
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(generate(line_directives=True), encoding="utf-8")
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--order":
         print(" ".join(module_order()))

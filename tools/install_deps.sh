@@ -1,22 +1,24 @@
 #!/bin/sh
 # What building, testing and benchmarking need, and installing what is missing.
 #
-#   sh tools/install_deps.sh [test|example]     (default: test)
+#   sh tools/install_deps.sh [test|example|coverage]     (default: test)
 #
 # On Debian (apt-get and dpkg present) it installs the missing packages with apt-get, without
 # questions: as root, or through sudo; otherwise it prints the command to run. Elsewhere it
 # installs nothing: it checks for the tools themselves and prints what is missing, what each is
 # for and the Debian package that has it, to be found in the system's own package manager;
-# `example` checks only what `make example` needs. It exits 1 when something is missing.
+# `example` checks only what `make example` needs, `coverage` what `make coverage` adds to the
+# test set. It exits 1 when something is missing.
 set -eu
 
 goal=${1:-test}
 case $goal in
-    test | example) ;;
-    *) echo "usage: $0 [test|example]" >&2; exit 2 ;;
+    test | example | coverage) ;;
+    *) echo "usage: $0 [test|example|coverage]" >&2; exit 2 ;;
 esac
 
-# The Debian packages, what each is for, and whether `make example` needs it too.
+# The Debian packages, what each is for, and whether `make example` needs it too (`coverage`:
+# only `make coverage` needs it).
 #   package          example  what it is for
 requirements='
 build-essential   yes  gcc (with its AddressSanitizer and UBSan runtimes), make, the C library headers
@@ -36,12 +38,15 @@ libmicrohttpd-dev no   libmicrohttpd, the HTTP server of the remote protocol (EC
 chromium          no   the browser (headless) in which make browser-test opens the explorer page
 nodejs            no   runs the explorer page'"'"'s browser test (node --test)
 npm               no   installs puppeteer-core, which drives Chromium in that test, into build/browser
+lcov              coverage  reports the lines and branches of the implementation the unit tests run (make coverage)
 '
 
 # Whether package $1 is needed for the goal.
 needed() {
-    [ "$goal" = test ] && return 0
-    printf '%s\n' "$requirements" | awk -v p="$1" '$1 == p { exit ($2 == "yes" ? 0 : 1) }'
+    printf '%s\n' "$requirements" | awk -v p="$1" -v goal="$goal" '$1 == p {
+        if (goal == "test") exit ($2 == "coverage" ? 1 : 0)
+        if (goal == "coverage") exit ($2 == "coverage" ? 0 : 1)
+        exit ($2 == "yes" ? 0 : 1) }'
 }
 
 # What package $1 is for.
@@ -137,6 +142,7 @@ present() {
         chromium) has chromium || has chromium-browser ;;
         nodejs) has node ;;
         npm) has npm ;;
+        lcov) has lcov && has genhtml ;;
     esac
 }
 
