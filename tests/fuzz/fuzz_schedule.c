@@ -56,8 +56,8 @@
 #define MAX_GROUPS 4
 #define MAX_NAMES (TABLE_NAMES + MAX_GROUPS)
 #define MAX_NODES (MAX_SYS + MAX_NAMES)
-#define MAX_RELS 160
-#define MAX_GUARDS 64
+#define MAX_RELS 1024
+#define MAX_GUARDS 256
 #define MAX_OPS 24
 #define COMPS 3
 #define RESS 2
