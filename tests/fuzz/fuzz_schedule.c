@@ -90,6 +90,7 @@ typedef struct sys_spec {
     unsigned res_reads, res_writes; /* resources, a bit each */
     int lane;                       /* -1: none; 1: requires the tag; 0: excludes it */
     bool with_all;
+    bool explicit_set;              /* its desc or its group's named a set */
 } sys_spec;
 
 typedef struct name_spec {
@@ -109,6 +110,7 @@ typedef struct model {
     int guard_count;
     guard guards[MAX_GUARDS];
     int groups;
+    int default_set;                 /* a name, or -1 */
     ecs_sched_schedule_desc settings;
 } model;
 
@@ -352,6 +354,7 @@ static bool add_one_system(reader *r, model *m) {
     int index = m->systems;
     draw_system(r, m, &d, &own);
     if (ecs_sched_add_system(g_world, UPDATE, &d) != ECS_SCHED_OK) return false;
+    m->sys[index].explicit_set = own.in_set_count > 0;
     record_config(m, index, &own, true);
     return true;
 }
@@ -378,6 +381,7 @@ static bool add_group(reader *r, model *m) {
     }
     if (ecs_sched_add_systems(g_world, UPDATE, &group) != ECS_SCHED_OK) return false;
     for (i = 0; i < count; i++) {
+        m->sys[first + i].explicit_set = own[i].in_set_count > 0 || shared.in_set_count > 0;
         record_config(m, first + i, &own[i], true);
         for (k = 0; k < shared.in_set_count; k++) {
             add_relation(m, REL_IN_SET, first + i, -shared.in_set_names[k] - 1, false);
@@ -441,6 +445,11 @@ static void draw_settings(reader *r, model *m) {
     sd->cross_set_dependencies = g_levels[1 + (levels >> 6) % 3];
     sd->no_auto_sync = flags % 8 == 7;
     sd->shuffle_seed = (flags >> 3) * 0x9E3779B97F4A7C15ull;
+    m->default_set = -1;
+    if (((flags >> 3) & 3u) == 1) {   /* a set's name, now and then a system's */
+        m->default_set = (flags >> 5) == 7 ? 0 : MAX_SYS + (int)(flags >> 5) % SET_NAMES;
+        sd->default_set = m->text[m->default_set];
+    }
     sd->executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED;
 }
 
@@ -460,9 +469,15 @@ typedef struct solved {
     bool node_cycle, flat_cycle;
 } solved;
 
+/* Configured, something is in it, or it is the default set. */
+static bool declared_set(const model *m, int name) {
+    const name_spec *n = &m->name[name];
+    return n->configured || n->set_references > 0 || name == m->default_set;
+}
+
 static bool is_set_name(const model *m, int name) {
     const name_spec *n = &m->name[name];
-    bool declared = n->configured || n->set_references > 0;
+    bool declared = declared_set(m, name);
     return declared || (n->references > 0 && n->system_count == 0);
 }
 
@@ -542,6 +557,9 @@ static void resolve_hierarchy(const model *m, solved *v) {
         if (ref_nodes(m, v, r->subject, a) > 0 && ref_nodes(m, v, r->object, b) > 0) {
             v->parent[a[0]][b[0]] = true;
         }
+    }
+    for (i = 0; i < m->systems && m->default_set >= 0; i++) {
+        if (!m->sys[i].explicit_set) v->parent[i][v->set_of_name[m->default_set]] = true;
     }
     for (i = 0; i < v->N; i++) for (j = 0; j < v->N; j++) v->ancestor[i][j] = v->parent[i][j];
     for (k = 0; k < v->N; k++) {
@@ -689,7 +707,8 @@ static bool unknown_set(const model *m, const solved *v) {
     int n, i;
     for (n = m->systems; n < v->N; n++) {
         bool members = false;
-        if (m->name[v->set_name[n]].configured) continue;
+        /* the default set is declared by the schedule's configuration: never a typo */
+        if (m->name[v->set_name[n]].configured || v->set_name[n] == m->default_set) continue;
         for (i = 0; i < v->N; i++) members = members || v->parent[i][n];
         if (!members) return true;
     }
@@ -850,10 +869,12 @@ static void describe(const model *m) {
             levels[m->settings.unknown_sets], levels[m->settings.ambiguities],
             levels[m->settings.duplicate_names], levels[m->settings.cross_set_dependencies],
             m->settings.no_auto_sync ? ", no_auto_sync" : "");
+    if (m->default_set >= 0) fprintf(stderr, "  default set '%s'\n", m->text[m->default_set]);
     for (i = 0; i < m->systems; i++) {
         const sys_spec *s = &m->sys[i];
-        fprintf(stderr, "  #%d '%s' %s%s reads %x writes %x res r%x w%x lane %d%s\n", i,
-                m->text[s->name], kinds[s->kind], s->commands ? " commands" : "", s->reads,
+        fprintf(stderr, "  #%d '%s' %s%s%s reads %x writes %x res r%x w%x lane %d%s\n", i,
+                m->text[s->name], kinds[s->kind], s->commands ? " commands" : "",
+                s->explicit_set ? " (explicit set)" : "", s->reads,
                 s->writes, s->res_reads, s->res_writes, s->lane, s->with_all ? " ambiguous_with_all" : "");
     }
     for (i = 0; i < m->names; i++) {
@@ -901,8 +922,7 @@ static int expected_codes(const model *m, solved *v, ecs_sched_result *codes) {
     int i, n, S = m->systems;
     bool against_parent, cross_set;
     for (i = 0; i < m->names; i++) {
-        const name_spec *nm = &m->name[i];
-        if ((nm->configured || nm->set_references > 0) && nm->system_count > 0) {
+        if (declared_set(m, i) && m->name[i].system_count > 0) {
             codes[0] = ECS_SCHED_ERR_NAME_CONFLICT;
             return 1;
         }
