@@ -1034,6 +1034,12 @@ static int read_plan(const model *m, int *plan) {
     return (int)n;
 }
 
+static bool isolated(const model *m, const solved *v, int x) {
+    int k;
+    for (k = 0; k < m->systems; k++) if (v->flat[x][k] || v->flat[k][x]) return false;
+    return true;
+}
+
 static void check_plan(const model *m, const solved *v) {
     int plan[MAX_SYS * 3], position[MAX_SYS], n = read_plan(m, plan), k, a, b, autos = 0;
     syncs y;
@@ -1051,6 +1057,13 @@ static void check_plan(const model *m, const solved *v) {
         for (b = 0; b < m->systems; b++) {
             if (v->flat[a][b] && position[a] >= position[b]) {
                 FAIL(m, "#%d must run before #%d: plan positions %d and %d", a, b, position[a], position[b]);
+            }
+        }
+    }
+    for (a = 0; a < m->systems && m->settings.shuffle_seed == 0; a++) {
+        for (b = a + 1; b < m->systems; b++) {   /* nothing orders them: the order added */
+            if (isolated(m, v, a) && isolated(m, v, b) && position[a] > position[b]) {
+                FAIL(m, "#%d and #%d, which nothing orders, run in the other order than added", a, b);
             }
         }
     }
