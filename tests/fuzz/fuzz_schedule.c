@@ -91,6 +91,7 @@ typedef struct sys_spec {
     int lane;                       /* -1: none; 1: requires the tag; 0: excludes it */
     bool with_all;
     bool explicit_set;              /* its desc or its group's named a set */
+    int id;                         /* its user_data: stays when systems before it go */
 } sys_spec;
 
 typedef struct name_spec {
@@ -111,6 +112,7 @@ typedef struct model {
     guard guards[MAX_GUARDS];
     int groups;
     int default_set;                 /* a name, or -1 */
+    int next_id;
     ecs_sched_schedule_desc settings;
 } model;
 
@@ -293,6 +295,15 @@ static bool config_empty_but_in_set(const config *c) {
         (desc)->ambiguous_with_all = (c)->with_all;                                      \
     } while (0)
 
+/* s<index>, or when a removal left that name to another system, the first no system has
+   (apply_deferred systems are told apart by their names, which no other system takes). */
+static int free_system_name(const model *m, int index) {
+    int k;
+    if (m->name[index].system_count == 0) return index;
+    for (k = 0; k < MAX_SYS; k++) if (m->name[k].system_count == 0) return k;
+    abort();
+}
+
 /* One system desc, drawn; its own configuration recorded in the model. */
 static void draw_system(reader *r, model *m, ecs_sched_system_desc *d, config *own) {
     int index = m->systems++, c, t = 0;
@@ -300,9 +311,10 @@ static void draw_system(reader *r, model *m, ecs_sched_system_desc *d, config *o
     unsigned kind = next_byte(r), access = next_byte(r), res = next_byte(r);
     memset(d, 0, sizeof *d);
     memset(s, 0, sizeof *s);
+    s->id = m->next_id++;
     s->kind = kind % 16 == 0 ? EXCLUSIVE : kind % 16 == 1 ? SYNC : PLAIN;
     s->commands = s->kind != SYNC && (kind >> 4) % 3 == 0;
-    s->name = index;
+    s->name = free_system_name(m, index);
     if (s->kind != SYNC && (kind >> 6) == 3) {   /* named like another system, or a set */
         unsigned byte = next_byte(r), pick = byte % (MAX_SYS + SET_NAMES);
         if (pick >= MAX_SYS && byte / 32 == 1) s->name = (int)pick;
@@ -340,7 +352,7 @@ static void draw_system(reader *r, model *m, ecs_sched_system_desc *d, config *o
     m->name[s->name].system_count++;
     d->name = m->text[s->name];
     d->fn = s->kind == SYNC ? ecs_sched_apply_deferred : record;
-    d->user_data = (void *)(intptr_t)index;
+    d->user_data = (void *)(intptr_t)s->id;
     d->exclusive = s->kind == EXCLUSIVE;
     d->commands = s->commands;
     draw_config(r, m, own, true);
@@ -429,6 +441,60 @@ static bool chain_sets(reader *r, model *m) {
     if (ecs_sched_chain_sets(g_world, UPDATE, count, names, ignore) != ECS_SCHED_OK) return false;
     for (k = 0; k + 1 < count; k++) add_relation(m, REL_BEFORE, -picked[k] - 1, -picked[k + 1] - 1, ignore);
     for (k = 0; k < count; k++) m->name[picked[k]].configured = true;   /* names of sets */
+    return true;
+}
+
+static void describe(const model *m);
+
+#define FAIL(m, ...)                         \
+    do {                                     \
+        describe(m);                         \
+        fprintf(stderr, __VA_ARGS__);        \
+        fprintf(stderr, "\nlast error: %s\n", ecs_sched_last_error(g_world)); \
+        abort();                             \
+    } while (0)
+
+static void uncount_reference(model *m, ref x, int kind, bool as_object) {
+    if (x >= 0) return;
+    m->name[-x - 1].references--;
+    if (kind != REL_IN_SET) m->name[-x - 1].orderings--;
+    if (kind == REL_IN_SET && as_object) m->name[-x - 1].set_references--;
+}
+
+/* ecs_sched_remove_system: every system of the name goes, with the relations and guards that
+   name it by instance; what names it by name stays. */
+static bool remove_systems(reader *r, model *m) {
+    int name = (int)(next_byte(r) % MAX_SYS), new_index[MAX_SYS], kept = 0, i, e;
+    ecs_sched_result expected, got = ecs_sched_remove_system(g_world, UPDATE, m->text[name]);
+    expected = m->name[name].system_count > 0 ? ECS_SCHED_OK : ECS_SCHED_ERR_NOT_FOUND;
+    if (got != expected) {
+        FAIL(m, "removing '%s' returned %s, the model expects %s", m->text[name],
+             ecs_sched_result_string(got), ecs_sched_result_string(expected));
+    }
+    for (i = 0; i < m->systems; i++) new_index[i] = m->sys[i].name == name ? -1 : kept++;
+    for (e = 0, kept = 0; e < m->rel_count; e++) {
+        relation x = m->rel[e];
+        if ((x.subject >= 0 && new_index[x.subject] < 0) || (x.object >= 0 && new_index[x.object] < 0)) {
+            uncount_reference(m, x.subject, x.kind, false);
+            uncount_reference(m, x.object, x.kind, true);
+            continue;
+        }
+        if (x.subject >= 0) x.subject = new_index[x.subject];
+        if (x.object >= 0) x.object = new_index[x.object];
+        m->rel[kept++] = x;
+    }
+    m->rel_count = kept;
+    for (e = 0, kept = 0; e < m->guard_count; e++) {
+        guard g = m->guards[e];
+        if (g.subject >= 0 && (g.subject = new_index[g.subject]) < 0) continue;
+        m->guards[kept++] = g;
+    }
+    m->guard_count = kept;
+    for (i = 0, kept = 0; i < m->systems; i++) {
+        if (new_index[i] >= 0) m->sys[kept++] = m->sys[i];
+    }
+    m->systems = kept;
+    m->name[name].system_count = 0;
     return true;
 }
 
@@ -903,13 +969,6 @@ static void describe(const model *m) {
     }
 }
 
-#define FAIL(m, ...)                         \
-    do {                                     \
-        describe(m);                         \
-        fprintf(stderr, __VA_ARGS__);        \
-        fprintf(stderr, "\nlast error: %s\n", ecs_sched_last_error(g_world)); \
-        abort();                             \
-    } while (0)
 
 /* ---- the expected result ---- */
 
@@ -1025,7 +1084,9 @@ static int read_plan(const model *m, int *plan) {
         }
         if (plan[k] >= 0) continue;
         if (next >= g_ran_count) FAIL(m, "plan entry %d ('%s') did not run", k, names[k]);
-        plan[k] = g_ran[next++];
+        for (i = 0, plan[k] = -2; i < m->systems; i++) if (m->sys[i].id == g_ran[next]) plan[k] = i;
+        next++;
+        if (plan[k] < 0) FAIL(m, "plan entry %d ('%s') ran a system the model does not have", k, names[k]);
         if (strcmp(names[k], m->text[m->sys[plan[k]].name]) != 0) {
             FAIL(m, "plan entry %d is '%s' but system #%d ran there", k, names[k], plan[k]);
         }
@@ -1168,6 +1229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         unsigned op = next_byte(&r) % 8;
         if (op <= 2 && m.systems < MAX_SYS) added = add_one_system(&r, &m);
         else if (op == 3) added = add_group(&r, &m);
+        else if (op == 7 && m.systems > 0 && next_byte(&r) % 3 == 0) added = remove_systems(&r, &m);
         else if (op == 4 || op == 5 || op == 7) added = configure_set(&r, &m);
         else if (op == 6) added = chain_sets(&r, &m);
     }
