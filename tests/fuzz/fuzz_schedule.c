@@ -6,9 +6,9 @@
    the configuration every node may carry: in_set (sets nest, cycles and redundant memberships
    happen), before/after (plain or ignoring deferred commands), ambiguous_with,
    ambiguous_with_all and run conditions (reading resources or components, or asking to write).
-   The schedule's report levels (unknown sets, ambiguities, duplicate names, cross-set
-   dependencies), no_auto_sync and the shuffle seed come from the bytes too. Then the schedule
-   is built.
+   Systems are also removed by name (ecs_sched_remove_system). The schedule's report levels
+   (unknown sets, ambiguities, duplicate names, cross-set dependencies), no_auto_sync, the
+   default set and the shuffle seed come from the bytes too. Then the schedule is built.
 
    The model resolves the configuration naively (boolean matrices, fixed points) by the rules of
    SCHEDULES in the header's documentation: which names are sets, the hierarchy, the orderings
@@ -26,7 +26,8 @@
    When the build succeeds the plan is read through the public API (ecs_sched_schedule_order,
    one single-threaded run that records which system instance runs where, and the DOT export
    for the ambiguous pairs), and:
-     - every system is in the plan once, and every flattened ordering holds in it;
+     - every system is in the plan once, and every flattened ordering holds in it; without a
+       shuffle seed, systems that nothing orders keep the order they were added in;
      - the ambiguous pairs are exactly the conflicting, unordered (transitively), not silenced
        pairs of systems;
      - a sync point (an automatic one, or an ecs_sched_apply_deferred without run conditions on
