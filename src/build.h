@@ -1049,7 +1049,8 @@ static void ecs_sched__print_first_mention(ecs_sched__build *b, int32_t name) {
 
 /* A name that an ordering or ambiguous_with gives, but that nothing in the schedule carries:
    no system has it, no system or set is in it, and it is never configured. Most often a
-   typo, which would silently drop the ordering. */
+   typo, which would silently drop the ordering. The default set is configured by the schedule
+   itself, so it is never one, even while every system names a set of its own. */
 ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t set;
@@ -1058,7 +1059,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sc
         const ecs_sched__name *n = &s->names[name];
         const char *closest;
         ecs_sched_result result;
-        if (n->configured || b->child_count[set] > 0) continue;
+        if (n->configured || b->child_count[set] > 0 || name == s->default_set) continue;
         ecs_sched__text_begin(b);
         ecs_sched__print_first_mention(b, name);
         ecs_sched__text_printf(&b->text, "'%s', which names nothing in this schedule: no system "

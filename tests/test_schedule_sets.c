@@ -246,6 +246,18 @@ static void default_set_conditions_guard_the_systems_given_no_set(void **state) 
     check_and_destroy(w);
 }
 
+static void default_set_no_system_falls_into_is_no_unknown_set(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                                                      .default_set = "Main"}),
+                     ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "placed", .fn = record, .in_set = {"Elsewhere"});
+    assert_run_traces(w, "placed");
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
 static void replacing_the_default_set_forgets_the_old_one(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -472,6 +484,7 @@ int main(void) {
         cmocka_unit_test(default_set_can_be_named_after_the_systems_are_added),
         cmocka_unit_test(default_set_leaves_systems_with_a_set_where_they_are),
         cmocka_unit_test(default_set_conditions_guard_the_systems_given_no_set),
+        cmocka_unit_test(default_set_no_system_falls_into_is_no_unknown_set),
         cmocka_unit_test(replacing_the_default_set_forgets_the_old_one),
         cmocka_unit_test(shared_configuration_applies_to_every_system_of_the_group),
         cmocka_unit_test(shared_in_set_puts_every_system_of_the_group_in_the_set),
