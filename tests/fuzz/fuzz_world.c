@@ -40,6 +40,7 @@
 #define DEAD_KEPT 32
 #define MAX_RECORDED 8
 #define MAX_BATCH 3
+#define FRAME 16
 
 /* ---- failures ---- */
 
@@ -493,13 +494,24 @@ typedef struct run {
     model m;
     counters got;
     int32_t entities_before;
-    const uint8_t *data;
-    size_t size, at;
+    const uint8_t *data, *frame;
+    size_t size, at, frame_len, frame_at;
 } run;
 
 static run g_run;
 
-static unsigned next_byte(run *r) { return r->at < r->size ? r->data[r->at++] : 0u; }
+/* The input is read in frames of FRAME bytes, one per operation or recorded command, so that
+   a mutation inside one leaves the meaning of the others; past its frame's end an operation
+   reads zeros. */
+static void start_frame(run *r) {
+    size_t left = r->size - r->at;
+    r->frame = r->data + r->at;
+    r->frame_len = left < FRAME ? left : FRAME;
+    r->frame_at = 0;
+    r->at += r->frame_len;
+}
+
+static unsigned next_byte(run *r) { return r->frame_at < r->frame_len ? r->frame[r->frame_at++] : 0u; }
 static bool bytes_left(const run *r) { return r->at < r->size; }
 static int pick(run *r, int n) { return (int)(next_byte(r) % (unsigned)n); }
 
@@ -732,7 +744,7 @@ NOT_STEERING static void check_row(run *r, const query_spec *spec, unsigned char
         if (!p) continue;
         EXPECT_EQ(value_of(c, p), m->value[s][c], "a term's value");
         if (kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE) {
-            int32_t v = (int32_t)(next_byte(r) % 200u) + 1000;   /* read back at the next check */
+            int32_t v = 1000 + (int32_t)((unsigned)(g_op * 31 + s * 7 + t) % 200u);   /* read back next */
             write_value(c, p, v);
             m->value[s][c] = v;
         }
@@ -1376,7 +1388,10 @@ static void op_commands(run *r) {
     int n = 1 + pick(r, MAX_RECORDED), k, skipped, failed;
     ecs_sched_result result;
     memset(&b, 0, sizeof b);
-    for (k = 0; k < n; k++) record_one(r, &b);
+    for (k = 0; k < n && bytes_left(r); k++) {
+        start_frame(r);
+        record_one(r, &b);
+    }
     EXPECT_EQ(ecs_sched_commands_pending(r->cmd) > 0, b.count > 0, "commands_pending");
     before = r->m;
     failed = model_apply_commands(&r->m, &b, &skipped);
@@ -1422,7 +1437,9 @@ static const char *const g_op_names[OP_COUNT] = {
 };
 
 static void step(run *r) {
-    int op = pick(r, OP_COUNT), s;
+    int op, s;
+    start_frame(r);
+    op = pick(r, OP_COUNT);
     g_op_name = g_op_names[op];
     switch (op) {
     case OP_SPAWN: op_spawn(r); return;
@@ -1456,7 +1473,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     run *r = &g_run;
-    unsigned flags;
     g_op = -1;
     g_op_name = "setup";
     g_owned = 0;
@@ -1466,8 +1482,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     r->data = data;
     r->size = size;
     r->at = 1;
-    flags = data[0];
-    (void)flags;
     check_model(r);
     for (g_op = 0; g_op < MAX_OPS && bytes_left(r); g_op++) {
         step(r);
