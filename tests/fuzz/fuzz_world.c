@@ -48,10 +48,13 @@ static int g_op;                   /* the index of the operation being checked *
 static const char *g_op_name = "setup";
 static ecs_sched_world *g_world;
 
+static void dump_model(void);
+
 static void mismatch(int line, const char *what, long long expected, long long got) {
     fprintf(stderr, "fuzz_world: operation %d (%s): %s: expected %lld, got %lld (line %d)\n", g_op,
             g_op_name, what, expected, got, line);
     if (g_world) fprintf(stderr, "last error: %s\n", ecs_sched_last_error(g_world));
+    dump_model();
     abort();
 }
 
@@ -219,11 +222,14 @@ typedef struct model {
     ecs_sched_entity e[SLOTS];             /* 0: the slot is empty */
     int parent[SLOTS];                     /* slot of the parent, or -1 */
     unsigned seq[SLOTS];                   /* when it was last placed under its parent */
-    int base[SLOTS][MAX_BASES];            /* slots of its bases, in the order they became so */
+    int base[SLOTS][MAX_BASES];            /* slots of its bases, in the order they became bases */
     int bases[SLOTS];
+    unsigned mark[SLOTS];                  /* when it first became a base (0: never) */
+    unsigned next_mark;
     unsigned char own[SLOTS][C_COUNT];
     int32_t value[SLOTS][C_COUNT];         /* 0 for tags and what it does not own */
     unsigned char disabled[SLOTS];
+    unsigned char prefab[SLOTS];
     ecs_sched_entity dead[DEAD_KEPT];
     int dead_count;
     unsigned next_seq;
@@ -236,7 +242,8 @@ typedef struct model {
 
 /* The slot whose value of c slot s sees: itself, else its nearest base with it (fewest IsA
    steps; at equal distance the first found walking bases in the order they became bases,
-   each base's bases in the same order). -1: none. Sparse components are never inherited. */
+   whoever they became bases of first, each base's bases in the same order). -1: none.
+   Sparse components are never inherited. */
 NOT_STEERING static int model_owner(const model *m, int s, int c) {
     int level[SLOTS * MAX_BASES], next[SLOTS * MAX_BASES], n = 1, depth, i, k;
     if (m->own[s][c]) return s;
@@ -290,7 +297,9 @@ static void model_spawn(model *m, int s, ecs_sched_entity e) {
     m->e[s] = e;
     m->parent[s] = -1;
     m->bases[s] = 0;
+    m->mark[s] = 0;
     m->disabled[s] = 0;
+    m->prefab[s] = 0;
     memset(m->own[s], 0, sizeof m->own[s]);
     memset(m->value[s], 0, sizeof m->value[s]);
 }
@@ -371,9 +380,10 @@ static void model_set_parent(model *m, int s, int p) {
 }
 
 /* s becomes an instance of b (which it is not already): it owns a copy of each sparse value
-   of b it lacks. */
-static void model_relate_base(model *m, int s, int b) {
-    int c;
+   of b it lacks, and b has its place among the bases (its mark). keep false: unrelated at
+   once (the model keeps at most MAX_BASES bases), all else stays. */
+static void model_relate_base(model *m, int s, int b, bool keep) {
+    int c, k;
     for (c = 0; c < C_COUNT; c++) {
         if (is_sparse(c) && m->own[b][c] && !m->own[s][c]) {
             int comps[1];
@@ -383,7 +393,13 @@ static void model_relate_base(model *m, int s, int b) {
             model_insert_run(m, s, 1, comps, v);
         }
     }
-    m->base[s][m->bases[s]++] = b;
+    if (!m->mark[b]) m->mark[b] = ++m->next_mark;
+    if (!keep) return;
+    for (k = m->bases[s]; k > 0 && m->mark[m->base[s][k - 1]] > m->mark[b]; k--) {
+        m->base[s][k] = m->base[s][k - 1];
+    }
+    m->base[s][k] = b;
+    m->bases[s]++;
 }
 
 static void model_unrelate_base(model *m, int s, int k) {
@@ -645,6 +661,25 @@ static void start_run(run *r, unsigned flags) {
 }
 
 /* ---- the checks after every operation ---- */
+
+/* What the model holds, for the report of a disagreement. */
+static void dump_model(void) {
+    const model *m = &g_run.m;
+    int s, c, k;
+    if (!g_world) return;
+    fprintf(stderr, "model (slot: entity index, parent slot, bases, disabled/prefab, owned values):\n");
+    for (s = 0; s < SLOTS; s++) {
+        if (!m->e[s]) continue;
+        fprintf(stderr, "  %2d: entity %u, parent %d, bases [", s, (unsigned)ECS_SCHED_ENTITY_INDEX(m->e[s]),
+                m->parent[s]);
+        for (k = 0; k < m->bases[s]; k++) fprintf(stderr, k ? " %d" : "%d", m->base[s][k]);
+        fprintf(stderr, "]%s%s,", m->disabled[s] ? " disabled" : "", m->prefab[s] ? " prefab" : "");
+        for (c = 0; c < C_COUNT; c++) {
+            if (m->own[s][c]) fprintf(stderr, " c%d=%d", c, (int)m->value[s][c]);
+        }
+        fprintf(stderr, "\n");
+    }
+}
 
 NOT_STEERING static int slot_of(const model *m, ecs_sched_entity e) {
     int s;
@@ -1018,11 +1053,10 @@ static void op_relate_base(run *r, int s) {
     } else if (m->bases[s] == MAX_BASES) {   /* the model's room: take it back */
         EXPECT_EQ(result, ECS_SCHED_OK, "relate IsA");
         EXPECT_EQ(ecs_sched_unrelate(r->w, m->e[s], r->is_a, m->e[t]), ECS_SCHED_OK, "unrelate IsA");
-        model_relate_base(m, s, t);
-        model_unrelate_base(m, s, m->bases[s] - 1);
+        model_relate_base(m, s, t, false);
     } else {
         EXPECT_EQ(result, ECS_SCHED_OK, "relate IsA");
-        model_relate_base(m, s, t);
+        model_relate_base(m, s, t, true);
     }
 }
 
@@ -1369,7 +1403,7 @@ static int model_apply_commands(model *m, const batch *b, int *skipped) {
                 if (model_inherits_from(m, rec->target, s)) return k;
                 if (model_base_index(m, s, rec->target) < 0) {
                     if (m->bases[s] == MAX_BASES) return -2;   /* out of the model's room */
-                    model_relate_base(m, s, rec->target);
+                    model_relate_base(m, s, rec->target, true);
                 }
             } else {
                 int at = model_base_index(m, s, rec->target);
