@@ -34,8 +34,8 @@
 #define NOT_STEERING
 #endif
 
-#define SLOTS 32
-#define MAX_OPS 120
+#define SLOTS 16
+#define MAX_OPS 64
 #define MAX_BASES 4
 #define DEAD_KEPT 32
 #define MAX_RECORDED 8
@@ -283,14 +283,17 @@ NOT_STEERING static bool model_below(const model *m, int a, int b) {   /* a is b
     return false;
 }
 
+/* Observers hear of disabled entities and prefabs only when they ask. */
+static bool model_hidden(const model *m, int s) { return m->disabled[s] || m->prefab[s]; }
+
 static void count_add(model *m, int s, int c) {
     m->on_add[c]++;
-    if (!m->disabled[s]) m->add_enabled[c]++;
+    if (!model_hidden(m, s)) m->add_enabled[c]++;
 }
 
 static void count_remove(model *m, int s, int c) {
     m->on_remove[c]++;
-    if (!m->disabled[s]) m->remove_enabled[c]++;
+    if (!model_hidden(m, s)) m->remove_enabled[c]++;
 }
 
 static void model_spawn(model *m, int s, ecs_sched_entity e) {
@@ -374,9 +377,17 @@ static void model_despawn(model *m, int s) {
     }
 }
 
+/* s goes under p (or to the roots, -1), last among p's children. A new child of a prefab
+   becomes a prefab with its subtree (one that is there already stays as it is). */
 static void model_set_parent(model *m, int s, int p) {
+    bool moved = m->parent[s] != p;
+    int i;
     m->parent[s] = p;
     m->seq[s] = ++m->next_seq;
+    if (!moved || p < 0 || !m->prefab[p]) return;
+    for (i = 0; i < SLOTS; i++) {
+        if (m->e[i] && model_below(m, i, s)) m->prefab[i] = 1;
+    }
 }
 
 /* s becomes an instance of b (which it is not already): it owns a copy of each sparse value
@@ -478,6 +489,7 @@ NOT_STEERING static bool model_has_term(const model *m, int s, int c) {
 NOT_STEERING static bool model_matches(const model *m, int s, const query_spec *spec) {
     bool names_disabled = false;
     int t;
+    if (m->prefab[s]) return false;   /* no query names the Prefab tag */
     for (t = 0; t < spec->terms; t++) {
         int c = spec->comp[t];
         ecs_sched_term_kind kind = spec->kind[t];
@@ -503,7 +515,7 @@ typedef struct counters {
 typedef struct run {
     ecs_sched_world *w;
     ecs_sched_id id[C_ALL];
-    ecs_sched_id is_a;
+    ecs_sched_id is_a, prefab;
     ecs_sched_query *query[QUERY_COUNT];
     ecs_sched_commands *cmd;
     bool observed;
@@ -580,6 +592,7 @@ static void add_counter(run *r, ecs_sched_observer_event event, int c, bool sees
     d.fn = count_call;
     d.user_data = n;
     d.sees_disabled = sees_disabled;
+    d.sees_prefabs = sees_disabled;
     if (ecs_sched_observer_add(r->w, &d) == 0) EXPECT(0, "adding an observer");
 }
 
@@ -640,6 +653,7 @@ static void start_run(run *r, unsigned flags) {
     r->id[C_DISABLED] = ecs_sched_disabled_tag(r->w);
     r->id[C_CHILD_OF] = ecs_sched_child_of(r->w);
     r->is_a = ecs_sched_is_a(r->w);
+    r->prefab = ecs_sched_prefab_tag(r->w);
     for (i = 0; i < C_ALL; i++) EXPECT(r->id[i] != 0, "a registered component");
     for (i = 0; i < QUERY_COUNT; i++) {
         ecs_sched_query_desc d;
@@ -699,6 +713,7 @@ NOT_STEERING static void check_entity(run *r, int s) {
     EXPECT(ecs_sched_is_alive(r->w, e), "a live entity is alive");
     EXPECT_EQ(ecs_sched_parent_of(r->w, e), m->parent[s] >= 0 ? m->e[m->parent[s]] : 0, "parent_of");
     EXPECT_EQ(ecs_sched_is_disabled(r->w, e), m->disabled[s], "is_disabled");
+    EXPECT_EQ(ecs_sched_has(r->w, e, r->prefab), m->prefab[s], "has the Prefab tag");
     for (c = 0; c < C_COUNT; c++) {
         int from = model_owner(m, s, c);
         EXPECT_EQ(ecs_sched_owns(r->w, e, r->id[c]), m->own[s][c], "owns");
@@ -1155,6 +1170,149 @@ static void op_touch_dead(run *r) {
     }
 }
 
+/* The Prefab tag given or taken away: it does not reach the children the entity has. */
+static void op_prefab(run *r, int s) {
+    model *m = &r->m;
+    ecs_sched_result result = m->prefab[s] ? ecs_sched_remove(r->w, m->e[s], r->prefab)
+                                           : ecs_sched_insert(r->w, m->e[s], r->prefab, NULL);
+    EXPECT_EQ(result, ECS_SCHED_OK, "the Prefab tag inserted or removed");
+    m->prefab[s] = !m->prefab[s];
+}
+
+/* The subtree of slot p, depth first, children in their order: slots into out, the index
+   of each one's parent entry into up. Returns how many. */
+static int model_subtree(const model *m, int p, int *out, int *up, int n, int parent_entry) {
+    int me = n, i;
+    unsigned last = 0;
+    out[n] = p;
+    up[n++] = parent_entry;
+    for (;;) {   /* the children of p in order of seq: the smallest seq above last, each time */
+        int next = -1;
+        for (i = 0; i < SLOTS; i++) {
+            if (m->e[i] && m->parent[i] == p && m->seq[i] > last && (next < 0 || m->seq[i] < m->seq[next])) {
+                next = i;
+            }
+        }
+        if (next < 0) return n;
+        last = m->seq[next];
+        n = model_subtree(m, next, out, up, n, me);
+    }
+}
+
+/* An instance of s and of each of its descendants, placed the same way under the new root;
+   each an instance of its own original (IsA), owning copies of its sparse values. */
+static void op_instantiate(run *r, int p) {
+    model *m = &r->m;
+    int from[SLOTS], up[SLOTS], to[SLOTS], n = model_subtree(m, p, from, up, 0, -1), i;
+    unsigned char taken[SLOTS];
+    ecs_sched_entity made[SLOTS];
+    memset(taken, 0, sizeof taken);
+    for (i = 0; i < n; i++) {
+        to[i] = free_slot_from(m, 0, taken);
+        if (to[i] < 0) return;   /* no room in the model */
+        taken[to[i]] = 1;
+    }
+    made[0] = ecs_sched_instantiate(r->w, m->e[p]);
+    EXPECT(made[0] != 0, "instantiate");
+    for (i = 0; i < n; i++) {   /* each copy's handle: its place among its parent's children */
+        int32_t count = 0, at = 0, k;
+        const ecs_sched_entity *kids;
+        if (i > 0) {
+            for (k = 1; k < i; k++) at += up[k] == up[i];
+            kids = ecs_sched_children(r->w, made[up[i]], &count);
+            EXPECT(at < count, "a copy of a child");
+            made[i] = kids[at];
+        }
+        model_spawn(m, to[i], made[i]);
+        if (i > 0) model_set_parent(m, to[i], to[up[i]]);
+        model_relate_base(m, to[i], from[i], true);
+    }
+}
+
+/* The model's despawn of each slot marked in `doomed` (with its subtree) that IsA lets go,
+   tried again while some go. Returns whether some stayed. */
+static bool model_despawn_all(model *m, const unsigned char *doomed) {
+    bool progress = true, refused = false;
+    int i;
+    while (progress) {
+        progress = false;
+        refused = false;
+        for (i = 0; i < SLOTS; i++) {
+            if (!doomed[i] || !m->e[i]) continue;
+            if (model_despawn_refused(m, i)) {
+                refused = true;
+            } else {
+                model_despawn(m, i);
+                progress = true;
+            }
+        }
+    }
+    return refused;
+}
+
+/* One call for many entities: remove_all, delete_with, query_insert, query_remove,
+   remove_all_pairs and delete_with_pair (of ChildOf or IsA). */
+static void op_bulk(run *r) {
+    model *m = &r->m;
+    int kind = pick(r, 6), c = pick(r, C_COUNT), k = pick(r, QUERY_COUNT), t = pick(r, SLOTS), s;
+    unsigned char chosen[SLOTS];
+    ecs_sched_result result;
+    bool is_a = next_byte(r) % 2 != 0;
+    memset(chosen, 0, sizeof chosen);
+    switch (kind) {
+    case 0:
+        EXPECT_EQ(ecs_sched_remove_all(r->w, r->id[c]), ECS_SCHED_OK, "remove_all");
+        for (s = 0; s < SLOTS; s++) {
+            if (m->e[s]) model_remove(m, s, c);
+        }
+        break;
+    case 1:
+        result = ecs_sched_delete_with(r->w, r->id[c]);
+        for (s = 0; s < SLOTS; s++) chosen[s] = m->e[s] && m->own[s][c];
+        EXPECT_EQ(result, model_despawn_all(m, chosen) ? ECS_SCHED_ERR_REFUSED : ECS_SCHED_OK, "delete_with");
+        break;
+    case 2: {
+        value_buf b;
+        int32_t v;
+        const int32_t *model_v;
+        const void *value = decode_value(r, c, &b, &v, &model_v);
+        for (s = 0; s < SLOTS; s++) chosen[s] = m->e[s] && model_matches(m, s, &g_specs[k]);
+        EXPECT_EQ(ecs_sched_query_insert(r->w, r->query[k], r->id[c], value), ECS_SCHED_OK, "query_insert");
+        for (s = 0; s < SLOTS; s++) {
+            if (chosen[s]) model_insert_run(m, s, 1, &c, &model_v);
+        }
+        break;
+    }
+    case 3:
+        for (s = 0; s < SLOTS; s++) chosen[s] = m->e[s] && model_matches(m, s, &g_specs[k]);
+        EXPECT_EQ(ecs_sched_query_remove(r->w, r->query[k], r->id[c]), ECS_SCHED_OK, "query_remove");
+        for (s = 0; s < SLOTS; s++) {
+            if (chosen[s]) model_remove(m, s, c);
+        }
+        break;
+    case 4:
+        if (!m->e[t]) return;
+        EXPECT_EQ(ecs_sched_remove_all_pairs(r->w, is_a ? r->is_a : r->id[C_CHILD_OF], m->e[t]), ECS_SCHED_OK,
+                  "remove_all_pairs");
+        for (s = 0; s < SLOTS; s++) {
+            int at = m->e[s] ? model_base_index(m, s, t) : -1;
+            if (!m->e[s]) continue;
+            if (!is_a && m->parent[s] == t) model_set_parent(m, s, -1);
+            if (is_a && at >= 0) model_unrelate_base(m, s, at);
+        }
+        break;
+    default:
+        if (!m->e[t]) return;
+        result = ecs_sched_delete_with_pair(r->w, is_a ? r->is_a : r->id[C_CHILD_OF], m->e[t]);
+        for (s = 0; s < SLOTS; s++) {
+            chosen[s] = m->e[s] && (is_a ? model_base_index(m, s, t) >= 0 : m->parent[s] == t);
+        }
+        EXPECT_EQ(result, model_despawn_all(m, chosen) ? ECS_SCHED_ERR_REFUSED : ECS_SCHED_OK,
+                  "delete_with_pair");
+        break;
+    }
+}
+
 /* ---- command buffers ---- */
 
 enum {
@@ -1461,13 +1619,13 @@ static void op_commands(run *r) {
 enum {
     OP_SPAWN, OP_DESPAWN, OP_INSERT, OP_INSERT2, OP_REMOVE, OP_INSERT_MANY, OP_SPAWN_BATCH,
     OP_GET_MUT, OP_SET_PARENT, OP_RELATE_BASE, OP_UNRELATE_BASE, OP_DISABLE, OP_RESOURCE,
-    OP_TOUCH_DEAD, OP_COMMANDS, OP_COMMANDS2, OP_COUNT
+    OP_TOUCH_DEAD, OP_COMMANDS, OP_COMMANDS2, OP_PREFAB, OP_INSTANTIATE, OP_BULK, OP_COUNT
 };
 
 static const char *const g_op_names[OP_COUNT] = {
     "spawn", "despawn", "insert", "insert", "remove", "insert_many", "spawn_batch", "get_mut",
     "set_parent", "relate IsA", "unrelate IsA", "disable/enable", "resource", "stale handle",
-    "commands", "commands"
+    "commands", "commands", "prefab tag", "instantiate", "bulk"
 };
 
 static void step(run *r) {
@@ -1480,6 +1638,7 @@ static void step(run *r) {
     case OP_SPAWN_BATCH: op_spawn_batch(r); return;
     case OP_RESOURCE: op_resource(r); return;
     case OP_TOUCH_DEAD: op_touch_dead(r); return;
+    case OP_BULK: op_bulk(r); return;
     case OP_COMMANDS:
     case OP_COMMANDS2: op_commands(r); return;
     default: break;
@@ -1499,6 +1658,8 @@ static void step(run *r) {
     case OP_SET_PARENT: op_set_parent(r, s); break;
     case OP_RELATE_BASE: op_relate_base(r, s); break;
     case OP_UNRELATE_BASE: op_unrelate_base(r, s); break;
+    case OP_PREFAB: op_prefab(r, s); break;
+    case OP_INSTANTIATE: op_instantiate(r, s); break;
     default: op_disable(r, s); break;
     }
 }
