@@ -786,7 +786,7 @@ FUZZ_SMOKE_SECONDS ?= 4
 # Per target: the longest input (FUZZ_LEN_<name>, default 4096) and libFuzzer's other flags.
 FUZZ_LEN_remote := 2048
 FUZZ_LEN_lua_script := 2048
-FUZZ_LEN_world := 1024
+FUZZ_LEN_world := 512
 FUZZ_OPTS_lua_script := -timeout=10
 fuzz_run_flags = -max_len=$(or $(FUZZ_LEN_$(1)),4096) $(FUZZ_OPTS_$(1)) -print_final_stats=1 \
                  -artifact_prefix=$(BUILD)/fuzz/$(1)-
