@@ -582,9 +582,20 @@ static int free_slot_from(const model *m, int start, const unsigned char *taken)
 
 /* ---- observers: each counts its calls ---- */
 
+/* Each call counts, and reads what it is told about: the entity is alive, and the value
+   (ON_ADD and ON_INSERT: the one inserted, in place; ON_REMOVE: the one going, still
+   there) is whole, so that a value read after it is freed or moved shows. */
 static void count_call(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
-    (void)trigger;
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    int c;
     ++*(long *)ecs_sched_ctx_user_data(ctx);
+    EXPECT(ecs_sched_is_alive(w, trigger->entity), "an observer hears of a live entity");
+    for (c = 0; c < C_COUNT && g_run.id[c] != trigger->component; c++) {}
+    if (c < C_COUNT && !is_tag(c)) {
+        const void *p = ecs_sched_get(w, trigger->entity, trigger->component);
+        EXPECT(p != NULL, "an observer reads the value it hears of");
+        value_of(c, p);
+    }
 }
 
 static void add_counter(run *r, ecs_sched_observer_event event, int c, bool sees_disabled, long *n) {
