@@ -236,6 +236,9 @@ typedef struct model {
     ecs_sched_entity dead[DEAD_KEPT];
     int dead_count;
     unsigned next_seq;
+    int copies[SLOTS];                     /* slots made by a buffer's instantiate, whose */
+    int copy_count;                        /* handles are known once it is applied */
+    ecs_sched_entity next_placeholder;
     unsigned char res_has[R_COUNT];
     int32_t res_value[R_COUNT];
     /* what the observers should have counted */
@@ -1213,8 +1216,45 @@ static int model_subtree(const model *m, int p, int *out, int *up, int n, int pa
     }
 }
 
-/* An instance of s and of each of its descendants, placed the same way under the new root;
-   each an instance of its own original (IsA), owning copies of its sparse values. */
+/* The model's instantiate of slot p onto the slots `to` (n of them, its subtree's size):
+   an instance of p and of each of its descendants, placed the same way under the new root
+   (from, up: model_subtree's), each an instance of its own original (IsA) owning copies of
+   its sparse values. The copies' handles are made[i], or placeholders when 0. */
+static void model_instantiate(model *m, const int *from, const int *up, const int *to, int n,
+                              const ecs_sched_entity *made) {
+    int i;
+    for (i = 0; i < n; i++) {
+        ecs_sched_entity e = made[i];
+        if (!e) {   /* not a handle the world hands out: the top generation */
+            e = ((ecs_sched_entity)0xFFFFFFFFu << 32) | (ecs_sched_entity)(++m->next_placeholder & 0xFFFFFu);
+            m->copies[m->copy_count++] = to[i];
+        }
+        model_spawn(m, to[i], e);
+        if (i > 0) model_set_parent(m, to[i], to[up[i]]);
+        model_relate_base(m, to[i], from[i], true);
+    }
+}
+
+/* The handles of the copies a buffer's instantiate made: each the child of its parent at
+   its place among the children (placeholders taken along by a despawn are gone). */
+static void resolve_copies(run *r) {
+    model *m = &r->m;
+    int k, i;
+    for (k = 0; k < m->copy_count; k++) {
+        int s = m->copies[k], p = m->parent[s], rank = 0;
+        int32_t count = 0;
+        const ecs_sched_entity *kids;
+        if (!m->e[s] || (m->e[s] >> 32) != 0xFFFFFFFFu) continue;
+        EXPECT(p >= 0, "a copy of a child has a parent");
+        for (i = 0; i < SLOTS; i++) rank += m->e[i] && m->parent[i] == p && m->seq[i] < m->seq[s];
+        kids = ecs_sched_children(r->w, m->e[p], &count);
+        EXPECT(rank < count, "a copy of a child made by a buffer");
+        m->e[s] = kids[rank];
+    }
+    m->copy_count = 0;
+}
+
+/* An instance of s and of each of its descendants, placed the same way under the new root. */
 static void op_instantiate(run *r, int p) {
     model *m = &r->m;
     int from[SLOTS], up[SLOTS], to[SLOTS], n = model_subtree(m, p, from, up, 0, -1), i;
@@ -1226,21 +1266,11 @@ static void op_instantiate(run *r, int p) {
         if (to[i] < 0) return;   /* no room in the model */
         taken[to[i]] = 1;
     }
+    memset(made, 0, sizeof made);
     made[0] = ecs_sched_instantiate(r->w, m->e[p]);
     EXPECT(made[0] != 0, "instantiate");
-    for (i = 0; i < n; i++) {   /* each copy's handle: its place among its parent's children */
-        int32_t count = 0, at = 0, k;
-        const ecs_sched_entity *kids;
-        if (i > 0) {
-            for (k = 1; k < i; k++) at += up[k] == up[i];
-            kids = ecs_sched_children(r->w, made[up[i]], &count);
-            EXPECT(at < count, "a copy of a child");
-            made[i] = kids[at];
-        }
-        model_spawn(m, to[i], made[i]);
-        if (i > 0) model_set_parent(m, to[i], to[up[i]]);
-        model_relate_base(m, to[i], from[i], true);
-    }
+    model_instantiate(m, from, up, to, n, made);
+    resolve_copies(r);
 }
 
 /* The model's despawn of each slot marked in `doomed` (with its subtree) that IsA lets go,
@@ -1331,7 +1361,7 @@ static void op_bulk(run *r) {
 
 enum {
     REC_SPAWN, REC_INSERT, REC_REMOVE, REC_DESPAWN, REC_DISABLE, REC_ENABLE, REC_PARENT,
-    REC_NO_PARENT, REC_BASE, REC_NO_BASE, REC_RESOURCE
+    REC_NO_PARENT, REC_BASE, REC_NO_BASE, REC_RESOURCE, REC_INSTANTIATE
 };
 
 typedef struct recorded {
@@ -1380,7 +1410,7 @@ static void record_spawn(run *r, batch *b, int s, recorded *rec) {
 static void record_one(run *r, batch *b) {
     recorded *rec = &b->rec[b->count];
     ecs_sched_entity e = 0;
-    int s = command_target(r, b, &e), op = pick(r, 12), c = pick(r, C_COUNT);
+    int s = command_target(r, b, &e), op = pick(r, 13), c = pick(r, C_COUNT);
     memset(rec, 0, sizeof *rec);
     if (s < 0) {
         unsigned char taken[SLOTS];
@@ -1456,6 +1486,21 @@ static void record_one(run *r, batch *b) {
         rec->target_e = r->m.e[rec->target];
         EXPECT_EQ(ecs_sched_commands_unrelate(r->cmd, e, r->is_a, rec->target_e), ECS_SCHED_OK,
                   "commands_unrelate");
+        break;
+    }
+    case 12: {   /* an instance of e, made (with copies of e's children) when applied */
+        unsigned char taken[SLOTS];
+        int i, root;
+        for (i = 0; i < SLOTS; i++) taken[i] = b->reserved[i] != 0;
+        root = free_slot_from(&r->m, pick(r, SLOTS), taken);
+        if (root < 0) return;
+        rec->op = REC_INSTANTIATE;
+        rec->slot = root;
+        rec->target = s;
+        rec->target_e = e;
+        rec->e = ecs_sched_commands_instantiate(r->cmd, e);
+        EXPECT(rec->e != 0, "commands_instantiate");
+        b->reserved[root] = rec->e;
         break;
     }
     default: {
@@ -1541,6 +1586,27 @@ static int model_apply_commands(model *m, const batch *b, int *skipped) {
             model_resource_insert(m, rec->target, rec->model_v[0]);
             continue;
         }
+        if (rec->op == REC_INSTANTIATE) {   /* s is the root's slot, reserved */
+            int from[SLOTS], up[SLOTS], to[SLOTS], n, j;
+            unsigned char taken[SLOTS];
+            ecs_sched_entity made[SLOTS];
+            if (m->e[rec->target] != rec->target_e) {
+                ++*skipped;
+                continue;
+            }
+            n = model_subtree(m, rec->target, from, up, 0, -1);
+            for (j = 0; j < SLOTS; j++) taken[j] = b->reserved[j] != 0;
+            to[0] = s;
+            for (j = 1; j < n; j++) {
+                to[j] = free_slot_from(m, 0, taken);
+                if (to[j] < 0) return -2;   /* out of the model's room */
+                taken[to[j]] = 1;
+            }
+            memset(made, 0, sizeof made);
+            made[0] = rec->e;
+            model_instantiate(m, from, up, to, n, made);
+            continue;
+        }
         if (m->e[s] != rec->e) {
             ++*skipped;
             continue;
@@ -1602,6 +1668,7 @@ static void op_commands(run *r) {
         record_one(r, &b);
     }
     EXPECT_EQ(ecs_sched_commands_pending(r->cmd) > 0, b.count > 0, "commands_pending");
+    r->m.copy_count = 0;
     before = r->m;
     failed = model_apply_commands(&r->m, &b, &skipped);
     if (failed == -2) {   /* more bases than the model keeps: drop the buffer unapplied */
@@ -1612,6 +1679,7 @@ static void op_commands(run *r) {
         return;
     }
     result = ecs_sched_commands_apply(r->cmd);
+    resolve_copies(r);
     if (failed < b.count) {
         /* the failing command stays pending with those after it: the buffer is dropped */
         EXPECT_EQ(result, ECS_SCHED_ERR_RELATION_CYCLE, "a cycle made by a command");
