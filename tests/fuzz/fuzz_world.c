@@ -1029,13 +1029,24 @@ static void op_insert_many(run *r, int s) {
     model_insert_run(&r->m, s, n, comps, model_v);
 }
 
-/* get_mut writes the entity's own value: an inherited one is overridden first. */
+/* The value components, in an order the bytes choose: how many there are. */
+static int decode_value_components(run *r, int *out, int count) {
+    int comps[C_COUNT], i, n = 0;
+    decode_components(r, comps, C_COUNT);
+    for (i = 0; i < C_COUNT && n < count; i++) {
+        if (!is_tag(comps[i])) out[n++] = comps[i];
+    }
+    return n;
+}
+
+/* get_mut writes the entity's own value: an inherited one is overridden first (a copy of the
+   base's, heard as an insert). */
 static void op_get_mut(run *r, int s) {
     model *m = &r->m;
-    int c = pick(r, C_COUNT), from;
+    int c, from;
     int32_t v = (int32_t)next_byte(r) + 1;
     void *p;
-    if (is_tag(c)) return;
+    decode_value_components(r, &c, 1);
     from = model_owner(m, s, c);
     p = ecs_sched_get_mut(r->w, m->e[s], r->id[c]);
     if (from < 0) {
@@ -1044,12 +1055,67 @@ static void op_get_mut(run *r, int s) {
     }
     EXPECT(p != NULL, "get_mut");
     EXPECT_EQ(value_of(c, p), m->value[from][c], "get_mut's value");
-    if (from != s) {   /* an override: a copy of the base's value */
+    if (from != s) {
         const int32_t *copy = NULL;
         model_insert_run(m, s, 1, &c, &copy);
     }
     write_value(c, p, v);
     m->value[s][c] = v;
+}
+
+/* ensure: get or add. A value the entity lacks is added (its default, or a copy of what it
+   inherits), heard by ON_ADD only. */
+static void op_ensure(run *r, int s) {
+    model *m = &r->m;
+    int c, from;
+    int32_t v = (int32_t)next_byte(r) + 1;
+    void *p;
+    decode_value_components(r, &c, 1);
+    from = model_owner(m, s, c);
+    p = ecs_sched_ensure(r->w, m->e[s], r->id[c]);
+    EXPECT(p != NULL, "ensure");
+    EXPECT_EQ(value_of(c, p), from >= 0 ? m->value[from][c] : 0, "ensure's value");
+    if (from != s) {
+        m->value[s][c] = from >= 0 ? m->value[from][c] : 0;
+        m->own[s][c] = 1;
+        count_add(m, s, c);
+    }
+    write_value(c, p, v);
+    m->value[s][c] = v;
+}
+
+/* get_mut_many: all or nothing; the inherited ones overridden before any pointer is taken,
+   so every pointer stays good while the others are written through. */
+static void op_get_mut_many(run *r, int s) {
+    model *m = &r->m;
+    int comps[C_COUNT], n = decode_value_components(r, comps, 2 + pick(r, 3)), i;
+    ecs_sched_id ids[C_COUNT];
+    void *out[C_COUNT];
+    bool all = true;
+    ecs_sched_result result;
+    for (i = 0; i < n; i++) {
+        ids[i] = r->id[comps[i]];
+        all = all && model_sees(m, s, comps[i]);
+    }
+    result = ecs_sched_get_mut_many(r->w, m->e[s], n, ids, out);
+    if (!all) {
+        EXPECT_EQ(result, ECS_SCHED_ERR_MISSING_COMPONENT, "get_mut_many of a component the entity lacks");
+        return;
+    }
+    EXPECT_EQ(result, ECS_SCHED_OK, "get_mut_many");
+    for (i = 0; i < n; i++) {
+        int from = model_owner(m, s, comps[i]);
+        EXPECT_EQ(value_of(comps[i], out[i]), m->value[from][comps[i]], "get_mut_many's value");
+        if (from != s) {
+            const int32_t *copy = NULL;
+            model_insert_run(m, s, 1, &comps[i], &copy);
+        }
+    }
+    for (i = 0; i < n; i++) {
+        int32_t v = (int32_t)next_byte(r) + 300;
+        write_value(comps[i], out[i], v);
+        m->value[s][comps[i]] = v;
+    }
 }
 
 /* Under another entity (refused when that one is s or below s), or to the roots. */
@@ -1739,7 +1805,13 @@ static void step(run *r) {
     case OP_INSERT2: op_insert(r, s); break;
     case OP_REMOVE: op_remove(r, s); break;
     case OP_INSERT_MANY: op_insert_many(r, s); break;
-    case OP_GET_MUT: op_get_mut(r, s); break;
+    case OP_GET_MUT: {
+        unsigned how = next_byte(r) % 3;
+        if (how == 0) op_get_mut(r, s);
+        else if (how == 1) op_ensure(r, s);
+        else op_get_mut_many(r, s);
+        break;
+    }
     case OP_SET_PARENT: op_set_parent(r, s); break;
     case OP_RELATE_BASE: op_relate_base(r, s); break;
     case OP_UNRELATE_BASE: op_unrelate_base(r, s); break;
