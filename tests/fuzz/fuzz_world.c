@@ -1,6 +1,7 @@
 /* A libFuzzer target for the world against a model: the bytes are read as up to 48
    operations on at most 16 entities: spawns with values, spawn_batch, despawns of whole
-   subtrees, inserts (new and over a value), insert_many, removes, get_mut, ChildOf links
+   subtrees, inserts (new and over a value), insert_many, removes, get_mut, ensure and
+   get_mut_many (overriding inherited values), ChildOf links
    made, moved and taken away, IsA bases related and unrelated, instantiate, the Prefab tag
    given and taken, disabling and enabling, resources inserted and removed, the bulk calls
    (remove_all, delete_with, query_insert, query_remove, remove_all_pairs and
