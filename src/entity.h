@@ -1198,6 +1198,10 @@ ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *w, ecs_sched_entity e, 
     if (ecs_sched__owned_values(w, e, count, ids, out) && !w->hooks.inherited_value && !w->ticks_on) {
         return ECS_SCHED_OK;
     }
+    /* every value there (owned or inherited) before the first override: all or nothing */
+    for (k = 0; k < count; k++) {
+        if (!ecs_sched_get(w, e, ids[k])) return ecs_sched__no_value(w, e, ids[k]);
+    }
     /* overrides (which move the entity) and change ticks first, pointers after */
     for (k = 0; k < count; k++) {
         if (!ecs_sched_get_mut(w, e, ids[k])) return ecs_sched__no_value(w, e, ids[k]);
