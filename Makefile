@@ -823,6 +823,7 @@ FUZZ_SMOKE_SECONDS ?= 4
 # Per target: the longest input (FUZZ_LEN_<name>, default 4096) and libFuzzer's other flags.
 FUZZ_LEN_remote := 2048
 FUZZ_LEN_lua_script := 2048
+FUZZ_LEN_world := 512
 FUZZ_OPTS_lua_script := -timeout=10
 FUZZ_LEN_snapshot := 1024
 FUZZ_OPTS_json := -dict=tests/fuzz/json.dict

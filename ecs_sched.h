@@ -12855,9 +12855,10 @@ static inline void *ecs_sched__sparse_cell(const ecs_sched_world *w, const ecs_s
 }
 
 /* Gives e the component of set s (room reserved), or writes its value when it has it;
-   value NULL: the default for a new one, no change for a present one. */
-static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
-                                  ecs_sched_entity e, const void *value) {
+   value NULL: the default for a new one, no change for a present one. Tells no observer;
+   returns whether the component is new to e. */
+static bool ecs_sched__sparse_store(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                    ecs_sched_entity e, const void *value) {
     const ecs_sched__component *c = &w->components[s->id];
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e), at = ecs_sched__sparse_slot(s, index);
     uint32_t tick = c->tracked ? ecs_sched__tick_now(w) : 0;
@@ -12873,6 +12874,13 @@ static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
         ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
     }
     if (c->tracked) s->stamps[at - 1].changed = tick;
+    return added;
+}
+
+/* ecs_sched__sparse_store, heard by the observers as an insert. */
+static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                  ecs_sched_entity e, const void *value) {
+    bool added = ecs_sched__sparse_store(w, s, e, value);
     if (w->observed) {
         if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);
@@ -14257,11 +14265,31 @@ static void *ecs_sched__add_in_place(ecs_sched_world *w, ecs_sched_entity e, ecs
     return ecs_sched__cell(now, ecs_sched__column_find(now, id), w->records[index].row);
 }
 
+/* ensure's add of a sparse component e lacks: its default value in its set, heard by ON_ADD
+   observers only, as a table component's add is. Inside an observer the add is deferred (an
+   insert: ensure then finds no value, as documented). */
+static bool ecs_sched__sparse_add_default(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (w->observed && ecs_sched__deferring(w)) return ecs_sched_insert(w, e, id, NULL) == ECS_SCHED_OK;
+    if (ecs_sched__change_refused(w, "ensure")) return false;
+    if ((s->count == s->capacity || index >= s->position_capacity) &&
+        !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+        ecs_sched__out_of_memory(w, "adding a sparse component");
+        return false;
+    }
+    ecs_sched__sparse_store(w, s, e, NULL);
+    if (!w->observed) return true;
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_ADD)) ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, id);
+    ecs_sched__observers_flush(w);
+    return true;
+}
+
 void *ecs_sched_ensure(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__value_call_valid(w, e, id, "ensure")) return NULL;
-    if (w->components[id].sparse) {   /* its set takes it; its observers hear the insert */
-        if (!ecs_sched_has(w, e, id) && ecs_sched_insert(w, e, id, NULL) != ECS_SCHED_OK) return NULL;
+    if (w->components[id].sparse) {   /* its set takes it */
+        if (!ecs_sched_has(w, e, id) && !ecs_sched__sparse_add_default(w, e, id)) return NULL;
         return ecs_sched_get_mut(w, e, id);
     }
     if (ecs_sched__column_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) >= 0) {
@@ -14372,6 +14400,10 @@ ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *w, ecs_sched_entity e, 
     }
     if (ecs_sched__owned_values(w, e, count, ids, out) && !w->hooks.inherited_value && !w->ticks_on) {
         return ECS_SCHED_OK;
+    }
+    /* every value there (owned or inherited) before the first override: all or nothing */
+    for (k = 0; k < count; k++) {
+        if (!ecs_sched_get(w, e, ids[k])) return ecs_sched__no_value(w, e, ids[k]);
     }
     /* overrides (which move the entity) and change ticks first, pointers after */
     for (k = 0; k < count; k++) {

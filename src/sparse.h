@@ -119,9 +119,10 @@ static inline void *ecs_sched__sparse_cell(const ecs_sched_world *w, const ecs_s
 }
 
 /* Gives e the component of set s (room reserved), or writes its value when it has it;
-   value NULL: the default for a new one, no change for a present one. */
-static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
-                                  ecs_sched_entity e, const void *value) {
+   value NULL: the default for a new one, no change for a present one. Tells no observer;
+   returns whether the component is new to e. */
+static bool ecs_sched__sparse_store(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                    ecs_sched_entity e, const void *value) {
     const ecs_sched__component *c = &w->components[s->id];
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e), at = ecs_sched__sparse_slot(s, index);
     uint32_t tick = c->tracked ? ecs_sched__tick_now(w) : 0;
@@ -137,6 +138,13 @@ static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
         ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
     }
     if (c->tracked) s->stamps[at - 1].changed = tick;
+    return added;
+}
+
+/* ecs_sched__sparse_store, heard by the observers as an insert. */
+static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                  ecs_sched_entity e, const void *value) {
+    bool added = ecs_sched__sparse_store(w, s, e, value);
     if (w->observed) {
         if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);

@@ -117,6 +117,24 @@ static void insert_on_an_instance_overrides_and_remove_shares_again(void **state
     check_and_destroy(s.world);
 }
 
+static void get_mut_many_with_a_component_missing_overrides_nothing(void **state) {
+    world_setup s;
+    ecs_sched_entity base, instance;
+    ecs_sched_id ids[2];
+    void *out[2];
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 1.0f, 1.0f);
+    instance = ecs_sched_spawn(s.world);
+    make_instance(&s, instance, base);
+    ids[0] = s.position;
+    ids[1] = s.health;   /* neither the instance nor its base has it */
+    assert_int_equal(ecs_sched_get_mut_many(s.world, instance, 2, ids, out), ECS_SCHED_ERR_MISSING_COMPONENT);
+    assert_false(ecs_sched_owns(s.world, instance, s.position));
+    assert_true(ecs_sched_owner(s.world, instance, s.position) == base);
+    check_and_destroy(s.world);
+}
+
 static void a_change_to_the_base_is_seen_by_its_instances(void **state) {
     world_setup s;
     ecs_sched_entity base, instance;
@@ -948,6 +966,7 @@ int main(void) {
         cmocka_unit_test(an_instance_of_a_prefab_is_no_prefab),
         cmocka_unit_test(get_mut_on_an_instance_overrides_with_a_copy_of_the_base_value),
         cmocka_unit_test(insert_on_an_instance_overrides_and_remove_shares_again),
+        cmocka_unit_test(get_mut_many_with_a_component_missing_overrides_nothing),
         cmocka_unit_test(a_change_to_the_base_is_seen_by_its_instances),
         cmocka_unit_test(bases_nest_and_the_nearest_base_wins),
         cmocka_unit_test(among_bases_as_near_the_one_made_a_base_first_wins),

@@ -173,6 +173,26 @@ static void ensure_adds_a_default_value_once_and_returns_the_entity_s_own(void *
     check_and_destroy(f.w);
 }
 
+static void ensure_of_a_sparse_component_adds_it_heard_by_on_add_only(void **state) {
+    fixture f = make_fixture();
+    ecs_sched_entity e = ecs_sched_spawn(f.w);
+    ecs_sched_id heat = ecs_sched_component_register(f.w, &(ecs_sched_component_desc){
+        .name = "Heat", .size = sizeof(float), .storage = ECS_SCHED_STORAGE_SPARSE});
+    float *p;
+    (void)state;
+    observe(f.w, ECS_SCHED_ON_ADD, heat);
+    observe(f.w, ECS_SCHED_ON_INSERT, heat);
+    observe(f.w, ECS_SCHED_ON_SET, heat);
+    p = (float *)ecs_sched_ensure(f.w, e, heat);
+    assert_non_null(p);
+    assert_true(*p == 0);
+    *p = 5;
+    p = (float *)ecs_sched_ensure(f.w, e, heat);
+    assert_true(*p == 5);
+    assert_string_equal(g_trace, "add");
+    check_and_destroy(f.w);
+}
+
 static void ensure_of_a_tag_is_refused(void **state) {
     fixture f = make_fixture();
     ecs_sched_id tag = ecs_sched_component_register_type(f.w, "Tag", 0, 0);
@@ -332,6 +352,7 @@ int main(void) {
         cmocka_unit_test(a_base_that_gains_a_value_is_a_set_for_the_instances_that_do_not_own_it),
         cmocka_unit_test(an_instance_hears_a_set_when_it_gains_a_base_and_an_unset_when_it_loses_it),
         cmocka_unit_test(ensure_adds_a_default_value_once_and_returns_the_entity_s_own),
+        cmocka_unit_test(ensure_of_a_sparse_component_adds_it_heard_by_on_add_only),
         cmocka_unit_test(ensure_of_a_tag_is_refused),
         cmocka_unit_test(emplace_adds_without_a_set_until_modified_publishes_it),
         cmocka_unit_test(emplace_leaves_constructing_to_the_caller_and_ensure_does_not),
