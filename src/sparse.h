@@ -141,7 +141,9 @@ static bool ecs_sched__sparse_store(ecs_sched_world *w, ecs_sched__sparse_set *s
     return added;
 }
 
-/* ecs_sched__sparse_store, heard by the observers as an insert. */
+/* ecs_sched__sparse_store, heard by the observers as an insert: ON_ADD when new, ON_INSERT,
+   then ON_SET, as a table component is (no base value to tell instances of: sparse components
+   are not inherited). */
 static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
                                   ecs_sched_entity e, const void *value) {
     bool added = ecs_sched__sparse_store(w, s, e, value);
@@ -151,6 +153,9 @@ static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
         }
         if (ecs_sched__watched(w, s->id, ECS_SCHED_ON_INSERT)) {
             ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, s->id);
+        }
+        if (ecs_sched__watched(w, s->id, ECS_SCHED_ON_SET)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_SET, e, s->id);
         }
     }
 }

@@ -336,7 +336,8 @@ static void test_hooks_run_once_per_add_and_remove(void **state) {
 }
 
 typedef struct heard {
-    int add, insert, remove;
+    int add, insert, remove, set, unset;
+    char order[16];   /* the events heard, in order: a(dd) i(nsert) s(et) r(emove) u(nset) */
     ecs_sched_entity last;
 } heard;
 
@@ -345,6 +346,14 @@ static void hear(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
     if (trigger->event == ECS_SCHED_ON_ADD) h->add++;
     if (trigger->event == ECS_SCHED_ON_INSERT) h->insert++;
     if (trigger->event == ECS_SCHED_ON_REMOVE) h->remove++;
+    if (trigger->event == ECS_SCHED_ON_SET) h->set++;
+    if (trigger->event == ECS_SCHED_ON_UNSET) h->unset++;
+    if (strlen(h->order) < sizeof h->order - 1) {
+        h->order[strlen(h->order)] = trigger->event == ECS_SCHED_ON_ADD ? 'a'
+                                   : trigger->event == ECS_SCHED_ON_INSERT ? 'i'
+                                   : trigger->event == ECS_SCHED_ON_SET ? 's'
+                                   : trigger->event == ECS_SCHED_ON_REMOVE ? 'r' : 'u';
+    }
     h->last = trigger->entity;
 }
 
@@ -385,6 +394,31 @@ static void test_observers_hear_each_sparse_add_insert_and_remove_once(void **st
     assert_int_equal(ecs_sched_despawn(s.base.world, f), ECS_SCHED_OK);
     assert_int_equal(h.remove, 2);
     assert_int_equal(h.last, f);
+    check_and_destroy(s.base.world);
+}
+
+static void test_a_sparse_value_set_is_heard_by_on_set_after_on_insert_as_in_a_table(void **state) {
+    sparse_setup s;
+    heard h;
+    Burning b = {2, 3};
+    ecs_sched_entity e, f;
+    (void)state;
+    setup_sparse(&s);
+    memset(&h, 0, sizeof h);
+    observe(s.base.world, ECS_SCHED_ON_ADD, s.burning, &h);
+    observe(s.base.world, ECS_SCHED_ON_INSERT, s.burning, &h);
+    observe(s.base.world, ECS_SCHED_ON_SET, s.burning, &h);
+    observe(s.base.world, ECS_SCHED_ON_UNSET, s.burning, &h);
+    e = spawn_moving(&s, 1);
+    assert_int_equal(ecs_sched_insert(s.base.world, e, s.burning, &b), ECS_SCHED_OK);
+    assert_string_equal(h.order, "ais");
+    assert_int_equal(ecs_sched_insert(s.base.world, e, s.burning, &b), ECS_SCHED_OK);   /* over it */
+    assert_string_equal(h.order, "aisis");
+    f = SPAWN(s.base.world, {s.burning, &b});
+    assert_int_equal(h.set, 3);
+    assert_int_equal(h.last, f);
+    assert_int_equal(ecs_sched_remove(s.base.world, e, s.burning), ECS_SCHED_OK);
+    assert_int_equal(h.unset, 1);
     check_and_destroy(s.base.world);
 }
 
@@ -1167,6 +1201,7 @@ int main(void) {
         cmocka_unit_test(test_despawn_takes_the_entity_out_of_every_sparse_set),
         cmocka_unit_test(test_hooks_run_once_per_add_and_remove),
         cmocka_unit_test(test_observers_hear_each_sparse_add_insert_and_remove_once),
+        cmocka_unit_test(test_a_sparse_value_set_is_heard_by_on_set_after_on_insert_as_in_a_table),
         cmocka_unit_test(test_observer_filters_see_sparse_components),
         cmocka_unit_test(test_queries_mixing_table_and_sparse_terms_match_brute_force),
         cmocka_unit_test(test_a_sparse_field_is_written_through_its_pointers),
