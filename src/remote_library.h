@@ -443,6 +443,7 @@ static cJSON *ecs_sched__rpc_take_snapshot(ecs_sched__rpc_call *call, const cJSO
     const char *name;
     ecs_sched__rpc_snapshot *kept;
     ecs_sched_snapshot *taken;
+    size_t bytes;
     cJSON *result;
     if (!ecs_sched__rpc_need_params(call, params) || !ecs_sched__rpc_string(call, params, "name", &name)) {
         return NULL;
@@ -463,9 +464,10 @@ static cJSON *ecs_sched__rpc_take_snapshot(ecs_sched__rpc_call *call, const cJSO
     }
     ecs_sched_snapshot_free(kept->snapshot);
     kept->snapshot = taken;
+    bytes = ecs_sched_snapshot_bytes(taken);
     result = cJSON_CreateObject();
     if (!result || !cJSON_AddStringToObject(result, "name", name) ||
-        !cJSON_AddNumberToObject(result, "bytes", (double)ecs_sched_snapshot_bytes(taken))) {
+        !cJSON_AddNumberToObject(result, "bytes", (double)bytes)) {
         cJSON_Delete(result);
         return ecs_sched__rpc_out_of_memory(call);
     }
