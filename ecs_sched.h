@@ -4787,8 +4787,9 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(
 #endif /* ECS_SCHED_NO_INHERITANCE */
 
 /*=================================== src/json.h (public) ====================================*/
-/* json: prefab data and worlds read from and written to JSON (cJSON), when ECS_SCHED_JSON is
-   defined. */
+/* json: the JSON files (cJSON), when ECS_SCHED_JSON is defined: a load's options and hooks,
+   reading files, and a component's value read from JSON (json_load reads a file's entities,
+   json_save writes them). */
 
 #ifdef ECS_SCHED_JSON
 
@@ -4829,6 +4830,14 @@ typedef struct ecs_sched_json_desc {
     ecs_sched_progress *progress;  /* counts nested prefabs and assets; NULL: not counted */
 } ecs_sched_json_desc;
 
+#endif /* ECS_SCHED_JSON */
+
+/*================================= src/json_load.h (public) =================================*/
+/* json_load: a file's entities read into prefab data (names, parents, bases, nested prefab
+   files, links between the file's entities), and the progress of what a load waits for. */
+
+#ifdef ECS_SCHED_JSON
+
 /* Prefab data from JSON text (see JSON FILES for the format). NULL on failure, with a message
    naming the file, the entity, the component and the field. */
 ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *world,
@@ -4838,15 +4847,24 @@ ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_w
 ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *world,
                                                                 const char *path,
                                                                 const ecs_sched_json_desc *desc);
+/* An asset that was ECS_SCHED_ASSET_LOADING is done (ok) or failed. */
+ECS_SCHED_API void ecs_sched_progress_finish(ecs_sched_progress *progress, bool ok);
+ECS_SCHED_API bool ecs_sched_progress_complete(const ecs_sched_progress *progress);
+
+#endif /* ECS_SCHED_JSON */
+
+/*================================= src/json_save.h (public) =================================*/
+/* json_save: entities written as JSON (the format json_load reads), and, for the remote
+   protocol, a value alone to and from JSON. */
+
+#ifdef ECS_SCHED_JSON
+
 /* Writes entities as JSON: `entities` (NULL: every entity of the world) and, when
    `descendants`, their descendants. Returns text to free with ecs_sched_json_free, or NULL
    (a component without a description, a relationship to an entity not written). */
 ECS_SCHED_API char *ecs_sched_json_save(ecs_sched_world *world, int32_t count,
                                         const ecs_sched_entity *entities, bool descendants);
 ECS_SCHED_API void ecs_sched_json_free(char *text);
-/* An asset that was ECS_SCHED_ASSET_LOADING is done (ok) or failed. */
-ECS_SCHED_API void ecs_sched_progress_finish(ecs_sched_progress *progress, bool ok);
-ECS_SCHED_API bool ecs_sched_progress_complete(const ecs_sched_progress *progress);
 
 #endif /* ECS_SCHED_JSON */
 
@@ -30727,6 +30745,13 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     return result;
 }
 
+#endif /* ECS_SCHED_JSON */
+
+/*============================= src/json_load.h (implementation) =============================*/
+/* json_load: a load builds its prefab data aside; the world is touched only by the
+   instantiation that follows, so a file refused half-way changes nothing. */
+#ifdef ECS_SCHED_JSON
+
 /* ---- entities ---- */
 
 static ecs_sched_result ecs_sched__json_entities(ecs_sched__json_load *l, const cJSON *root,
@@ -31074,6 +31099,13 @@ void ecs_sched_progress_finish(ecs_sched_progress *p, bool ok) {
 bool ecs_sched_progress_complete(const ecs_sched_progress *p) {
     return p && p->loading == 0 && p->failed == 0;
 }
+
+#endif /* ECS_SCHED_JSON */
+
+/*============================= src/json_save.h (implementation) =============================*/
+/* json_save: what is written is read back as it was: entity members as indices of the
+   file's entities (or handles, for values alone). */
+#ifdef ECS_SCHED_JSON
 
 /* ---- saving ---- */
 

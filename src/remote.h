@@ -4,7 +4,7 @@
    safe point: ecs_sched_remote_poll between frames, or the app's exclusive system. */
 #pragma once
 #include "app.h"
-#include "json.h"
+#include "json_save.h"
 #include "remote_page.h"
 
 #ifdef ECS_SCHED_REMOTE

@@ -6,7 +6,7 @@
 #pragma once
 #include "time.h"
 #include "transition.h"
-#include "json.h"
+#include "json_save.h"
 #include "snapshot.h"
 #include "sort.h"
 #include "sparse_query.h"

@@ -68,7 +68,7 @@ LAYERS = [
     ("world features", ["relation_store", "relation", "hierarchy", "sort", "sparse_query", "name",
                         "inherit", "iter", "bulk", "disable", "reflect", "scope", "query_text",
                         "emit"]),
-    ("data", ["prefab", "json", "snapshot"]),
+    ("data", ["prefab", "json", "json_load", "json_save", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
     ("scripting", ["script", "script_native", "script_lua_run", "script_lua_columns", "script_lua"]),
     ("top", ["world", "app"]),
