@@ -2,7 +2,7 @@
 
 #pragma once
 #include "message.h"
-#include "entity.h"
+#include "entity_access.h"
 #include "timer.h"
 
 /* A condition reads the world through its context (its queries and declared resources) and

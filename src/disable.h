@@ -1,7 +1,7 @@
 /* disable: disabled entities, which keep their components and are hidden from queries. */
 #pragma once
 #include "commands.h"
-#include "entity.h"
+#include "entity_access.h"
 
 /* The Disabled tag ("ecs_sched.Disabled"), which every world registers when it is made. A
    query that names it sees disabled entities: only them with a required term

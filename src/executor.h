@@ -1,7 +1,7 @@
 /* executor: running a built plan on a world, single-threaded and parallel. */
 #pragma once
 #include "plan.h"
-#include "entity.h"
+#include "entity_access.h"
 #include "change.h"
 #include "observer.h"
 #include "stepping.h"

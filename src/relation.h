@@ -1,7 +1,7 @@
 /* relation: relationships between entities: kinds, targets and the sources of a target. */
 #pragma once
 #include "observer.h"
-#include "entity.h"
+#include "entity_access.h"
 #include "component.h"
 #include "relation_store.h"
 

@@ -2,7 +2,7 @@
    a target's sources. relation.h relates and unrelates through them. */
 #pragma once
 #include "observer.h"
-#include "entity.h"
+#include "entity_access.h"
 #include "component.h"
 
 /*@@ implementation @@*/

@@ -1,7 +1,7 @@
 /* state: state machines, their transitions and the schedules that run on them. */
 #pragma once
 #include "executor.h"
-#include "entity.h"
+#include "entity_access.h"
 #include "component.h"
 
 /* No value: the machine does not exist (yet). */

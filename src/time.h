@@ -1,7 +1,7 @@
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 #pragma once
 #include "executor.h"
-#include "entity.h"
+#include "entity_access.h"
 #include "component.h"
 #include "timer.h"
 

@@ -62,7 +62,7 @@ LAYERS = [
     ("platform", ["base", "pool"]),
     ("core", ["registry", "ticks", "table", "list", "query", "table_graph", "commands",
               "context", "trace_events", "observer", "queue", "sparse", "component",
-              "message", "resource", "entity"]),
+              "message", "resource", "entity", "entity_access"]),
     ("scheduling", ["timer", "condition", "graph", "build", "access", "plan", "change", "trace",
                     "stepping", "executor", "dot"]),
     ("world features", ["relation_store", "relation", "hierarchy", "sort", "sparse_query", "name",
