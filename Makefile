@@ -1000,7 +1000,8 @@ test-binaries: $(filter-out $(CLANG_RUN_LATER),$(UNIT_BINARIES) $(THREADS_BINARI
 # its module: the tests without threads (C99, the optional modules of the unit tests), the
 # remote protocol's test, the Lua driver's (LuaJIT), and with threads (C11, ECS_SCHED_THREADS)
 # the tests whose point is threads (TSAN_TESTS: the parallel executor, the pool). The allocation
-# failure sweep runs every COVERAGE_OOM_STEP-th point (each child writes its counts at exit).
+# failure sweep runs at every point (each child writes its counts at exit; a minute or two; set
+# COVERAGE_OOM_STEP=k to sweep every k-th point only).
 # The counts are updated atomically: threads share them, and a count two threads race on can
 # come out negative, which gcov reports as such.
 # lcov reports the src/ modules only: a table of each module's lines, functions and branches
@@ -1010,7 +1011,7 @@ test-binaries: $(filter-out $(CLANG_RUN_LATER),$(UNIT_BINARIES) $(THREADS_BINARI
 COV          := $(BUILD)/coverage
 COV_HEADER   := $(COV)/include/ecs_sched.h
 COV_CFLAGS   := -g -O0 --coverage -fprofile-update=atomic -I$(COV)/include -I.
-COVERAGE_OOM_STEP ?= 4
+COVERAGE_OOM_STEP ?= 1
 COV_BINARIES := $(addprefix $(COV)/c99/,$(TESTS)) $(addprefix $(COV)/mt/,$(TSAN_TESTS)) \
                 $(COV)/lua/test_lua_scripts
 LCOV         := lcov --quiet --rc lcov_branch_coverage=1
