@@ -350,7 +350,7 @@ stress: deps
 # The tests that compile the implementation themselves, because they set its hooks (assert,
 # log, allocator) or reach its private functions; every other test links the implementation
 # built once per configuration.
-OWN_IMPL_TESTS := test_error_rule test_errors test_oom test_pool test_parallel_adaptive
+OWN_IMPL_TESTS := test_error_rule test_errors test_oom test_pool test_parallel_adaptive test_world_check
 impl_for = $(if $(filter $(1),$(OWN_IMPL_TESTS)),,$(2)/impl.o)
 # A test program is compiled unoptimized (-O0 compiles twice as fast): the library it checks is
 # the implementation object, built at -O1 under the sanitizers, and what the optimizer says of
