@@ -792,6 +792,81 @@ static void condition_whose_setup_refuses_it_is_not_added(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- what adding a condition refuses ---- */
+
+/* Adding a system guarded by `c` fails with `code`, its message names `word`, and the
+   schedule is left as it was (a system added next is the only one that runs). */
+static void assert_guard_refused(const ecs_sched_condition *c, ecs_sched_result code,
+                                 const char *word) {
+    ecs_sched_world *w = new_world();
+    assert_int_equal(ecs_sched_add_system(w, UPDATE,
+                                          &(ecs_sched_system_desc){.name = "guarded",
+                                                                   .fn = record,
+                                                                   .run_if = {c}}),
+                     code);
+    assert_non_null(strstr(ecs_sched_last_error(w), word));
+    ADD_SYSTEM(w, .name = "other", .fn = record);
+    assert_run_traces(w, "other");
+    check_and_destroy(w);
+}
+
+static void condition_without_a_function_is_refused_naming_it(void **state) {
+    ecs_sched_condition c;
+    (void)state;
+    memset(&c, 0, sizeof c);
+    c.name = "empty";
+    assert_guard_refused(&c, ECS_SCHED_ERR_INVALID_ARGUMENT, "condition 'empty' has no function");
+}
+
+static void resource_condition_on_an_unregistered_resource_is_refused(void **state) {
+    ecs_sched_condition c = ecs_sched_condition_resource_exists(4321);
+    (void)state;
+    c.name = "ghost_resource";
+    assert_guard_refused(&c, ECS_SCHED_ERR_UNKNOWN_COMPONENT, "4321");
+}
+
+static void removal_condition_on_an_unregistered_component_is_refused(void **state) {
+    ecs_sched_condition c = ecs_sched_condition_any_component_removed(4321);
+    (void)state;
+    assert_guard_refused(&c, ECS_SCHED_ERR_UNKNOWN_COMPONENT, "4321");
+}
+
+static void condition_reading_an_unregistered_resource_is_refused(void **state) {
+    probe yes = {true, 0, "reader"};
+    ecs_sched_condition c = probe_condition(&yes);
+    (void)state;
+    c.reads[0] = 4321;
+    assert_guard_refused(&c, ECS_SCHED_ERR_UNKNOWN_COMPONENT, "4321");
+    assert_int_equal(yes.calls, 0);
+}
+
+static void condition_whose_query_is_refused_names_the_condition_and_the_query(void **state) {
+    probe yes = {true, 0, "looker"};
+    ecs_sched_condition c = probe_condition(&yes);
+    (void)state;
+    c.queries[0].terms[0] = ecs_sched_read(4321);
+    assert_guard_refused(&c, ECS_SCHED_ERR_UNKNOWN_COMPONENT, "condition 'looker', query 0");
+}
+
+static void and_without_its_second_operand_is_refused(void **state) {
+    probe yes = {true, 0, "left"};
+    ecs_sched_condition left = probe_condition(&yes);
+    ecs_sched_condition both = ecs_sched_condition_and(&left, &left);
+    (void)state;
+    both.operands[1] = NULL;
+    both.name = "half";
+    assert_guard_refused(&both, ECS_SCHED_ERR_INVALID_ARGUMENT, "condition 'half' needs 2 operand(s)");
+}
+
+static void condition_that_is_its_own_operand_is_refused_as_too_deep(void **state) {
+    ecs_sched_condition loop;
+    (void)state;
+    memset(&loop, 0, sizeof loop);
+    loop = ecs_sched_condition_not(&loop);
+    loop.operands[0] = &loop;
+    assert_guard_refused(&loop, ECS_SCHED_ERR_INVALID_ARGUMENT, "nests deeper than");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(false_condition_skips_the_system_without_calling_it),
@@ -839,6 +914,13 @@ int main(void) {
         cmocka_unit_test(condition_reads_through_its_queries_and_resources),
         cmocka_unit_test(condition_setup_runs_once_per_instance_as_it_is_added),
         cmocka_unit_test(condition_whose_setup_refuses_it_is_not_added),
+        cmocka_unit_test(condition_without_a_function_is_refused_naming_it),
+        cmocka_unit_test(resource_condition_on_an_unregistered_resource_is_refused),
+        cmocka_unit_test(removal_condition_on_an_unregistered_component_is_refused),
+        cmocka_unit_test(condition_reading_an_unregistered_resource_is_refused),
+        cmocka_unit_test(condition_whose_query_is_refused_names_the_condition_and_the_query),
+        cmocka_unit_test(and_without_its_second_operand_is_refused),
+        cmocka_unit_test(condition_that_is_its_own_operand_is_refused_as_too_deep),
     };
     return cmocka_run_group_tests_name("schedule conditions", tests, NULL, destroy_leftover_world);
 }
