@@ -851,6 +851,26 @@ static void both_executors_leave_the_same_world_over_200_frames(void **state) {
     assert_non_null(strstr(single, "1/5:"));      /* the game was over (and restarted) twice */
 }
 
+
+static ecs_sched_result g_exit_without_app;
+
+static void request_exit_without_an_app(ecs_sched_system_ctx *ctx) {
+    g_exit_without_app = ecs_sched_ctx_request_exit(ctx, 2);
+}
+
+static void a_system_requesting_exit_in_a_world_without_an_app_is_told_there_is_none(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_exit_without_app = ECS_SCHED_OK;
+    ADD_SYSTEM(w, .name = "quitter", .fn = request_exit_without_an_app);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_int_equal(g_exit_without_app, ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "quitter"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "its world has no app"));
+    ecs_sched_clear_error(w);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_default_orders_are_bevys),
@@ -882,6 +902,7 @@ int main(void) {
         cmocka_unit_test(bad_run_settings_are_refused_before_any_frame),
         cmocka_unit_test(a_transition_queued_in_fixed_update_applies_at_that_step),
         cmocka_unit_test(both_executors_leave_the_same_world_over_200_frames),
+        cmocka_unit_test(a_system_requesting_exit_in_a_world_without_an_app_is_told_there_is_none),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_app);
 }

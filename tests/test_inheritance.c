@@ -959,6 +959,38 @@ static void a_refused_move_under_a_prefab_leaves_the_subtree_no_prefab(void **st
     check_and_destroy(s.world);
 }
 
+
+static void auto_override_of_a_relationship_is_refused_it_is_never_inherited(void **state) {
+    world_setup s;
+    ecs_sched_entity base, parent;
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 1.0f, 1.0f);
+    parent = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_set_parent(s.world, base, parent), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_auto_override(s.world, base, ecs_sched_child_of(s.world)),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_failed_with(s.world, &s.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "is not inherited"));
+    check_and_destroy(s.world);
+}
+
+static void auto_override_asked_twice_copies_the_component_once(void **state) {
+    world_setup s;
+    ecs_sched_entity base, instance;
+    Health h = {8};
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 1.0f, 1.0f);
+    assert_int_equal(ecs_sched_insert(s.world, base, s.health, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_auto_override(s.world, base, s.health), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_auto_override(s.world, base, s.health), ECS_SCHED_OK);
+    instance = ecs_sched_instantiate(s.world, base);
+    assert_true(ecs_sched_owns(s.world, instance, s.health));
+    assert_int_equal(get_health(&s, instance)->hp, 8);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instance_reads_its_base_value_through_get),
@@ -1005,6 +1037,8 @@ int main(void) {
         cmocka_unit_test(children_of_a_prefab_are_hidden_from_queries_but_instances_get_copies),
         cmocka_unit_test(an_entity_may_be_an_instance_of_its_own_parent),
         cmocka_unit_test(a_refused_move_under_a_prefab_leaves_the_subtree_no_prefab),
+        cmocka_unit_test(auto_override_of_a_relationship_is_refused_it_is_never_inherited),
+        cmocka_unit_test(auto_override_asked_twice_copies_the_component_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

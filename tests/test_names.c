@@ -400,6 +400,18 @@ static void a_separator_may_begin_with_any_character(void **state) {
     check_and_destroy(w);
 }
 
+
+static void lookup_path_of_a_null_path_is_an_invalid_argument(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    build_ship(w);
+    assert_true(ecs_sched_lookup_path(w, 0, NULL, NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "lookup_path: the path is NULL"));
+    ecs_sched_clear_error(w);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_name_is_kept_and_found_among_the_children_of_its_parent),
@@ -423,6 +435,7 @@ int main(void) {
         cmocka_unit_test(names_alike_at_either_end_are_told_apart),
         cmocka_unit_test(a_path_with_an_empty_part_finds_nothing),
         cmocka_unit_test(a_separator_may_begin_with_any_character),
+        cmocka_unit_test(lookup_path_of_a_null_path_is_an_invalid_argument),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }

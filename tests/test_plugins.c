@@ -429,6 +429,43 @@ static void a_build_failing_without_a_message_is_not_blamed_on_an_earlier_error(
     destroy_app(g_app);
 }
 
+
+/* ---- limits ---- */
+
+static void a_chain_of_needs_deeper_than_32_is_refused_and_nothing_is_added(void **state) {
+    static ecs_sched_plugin chain[40];
+    static char names[40][16];
+    int i;
+    (void)state;
+    new_app();
+    for (i = 0; i < 40; i++) {
+        snprintf(names[i], sizeof names[i], "Link%d", i);
+        memset(&chain[i], 0, sizeof chain[i]);
+        chain[i].name = names[i];
+        chain[i].build = trace_build;
+        chain[i].user_data = names[i];
+        if (i + 1 < 40) chain[i].needs[0] = &chain[i + 1];
+    }
+    assert_int_equal(ecs_sched_app_add_plugin(g_app, &chain[0]), ECS_SCHED_ERR_LIMIT);
+    assert_non_null(strstr(ecs_sched_last_error(world()), "more than 32 needs deep"));
+    assert_false(ecs_sched_app_has_plugin(g_app, "Link39"));
+    assert_string_equal(g_trace, "");
+    add_ok(&chain[10]);   /* 30 deep: within the limit, built innermost first */
+    assert_true(ecs_sched_app_has_plugin(g_app, "Link39"));
+    assert_non_null(strstr(g_trace, "Link39 Link38"));
+    destroy_app(g_app);
+}
+
+static void add_plugins_with_a_negative_count_or_no_array_is_refused(void **state) {
+    (void)state;
+    new_app();
+    assert_int_equal(ecs_sched_app_add_plugins(g_app, -1, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(world()), "app_add_plugins: -1 plugins"));
+    assert_int_equal(ecs_sched_app_add_plugins(g_app, 2, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_app_add_plugins(g_app, 0, NULL), ECS_SCHED_OK);
+    destroy_app(g_app);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_plugin_is_built_once_when_added_and_the_app_has_it_from_then_on),
@@ -454,6 +491,8 @@ int main(void) {
         cmocka_unit_test(an_export_with_a_schedule_and_an_empty_set_says_it_names_no_set),
         cmocka_unit_test(an_export_whose_names_are_both_empty_is_an_unused_slot),
         cmocka_unit_test(a_build_failing_without_a_message_is_not_blamed_on_an_earlier_error),
+        cmocka_unit_test(a_chain_of_needs_deeper_than_32_is_refused_and_nothing_is_added),
+        cmocka_unit_test(add_plugins_with_a_negative_count_or_no_array_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_app);
 }
