@@ -492,8 +492,152 @@ static void an_observer_naming_the_prefab_or_disabled_tag_hears_of_those_entitie
     check_and_destroy(w);
 }
 
+/* ---- descs refused, each with the reason named ---- */
+
+static void observed_nothing(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    (void)t;
+}
+
+static ecs_sched_observer_desc desc_of(const char *name, ecs_sched_observer_event event,
+                                       ecs_sched_id component) {
+    ecs_sched_observer_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.event = event;
+    d.component = component;
+    d.fn = observed_nothing;
+    return d;
+}
+
+static void expect_refused(ecs_sched_world *w, const ecs_sched_observer_desc *d,
+                           ecs_sched_result code, const char *words) {
+    assert_int_equal(ecs_sched_observer_add(w, d), 0);
+    assert_int_equal(ecs_sched_last_result(w), code);
+    assert_non_null(strstr(ecs_sched_last_error(w), words));
+}
+
+static void an_observer_without_a_valid_event_is_refused_by_name(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("lost", (ecs_sched_observer_event)0, g_pos);
+    (void)state;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'lost' has no event");
+    d.event = (ecs_sched_observer_event)(ECS_SCHED_ON_EVENT + 1);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'lost' has no event");
+    d = desc_of(NULL, ECS_SCHED_ON_ADD, g_pos);
+    d.fn = NULL;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'observer' has no function");
+    assert_int_equal(ecs_sched_observer_add(w, NULL), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "observer 'observer' has no function"));
+    check_and_destroy(w);
+}
+
+static void an_event_observer_with_a_query_or_yielding_existing_entities_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("shout", ECS_SCHED_ON_EVENT, 0);
+    (void)state;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'shout' hears an event");
+    memset(&d.query, 0, sizeof d.query);
+    d.component = g_tag;
+    d.yield_existing = true;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'shout' hears an event");
+    check_and_destroy(w);
+}
+
+static void a_despawn_observer_with_a_component_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("gone", ECS_SCHED_ON_DESPAWN, g_pos);
+    (void)state;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                   "observer 'gone' watches ON_DESPAWN, an event of entities");
+    check_and_destroy(w);
+}
+
+typedef struct { int damage; } Hit;
+
+static void an_observer_of_a_message_type_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_id hit = ECS_SCHED_MESSAGE(w, Hit);
+    ecs_sched_observer_desc d = desc_of("hits", ECS_SCHED_ON_ADD, hit);
+    (void)state;
+    assert_true(hit != 0);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                   "observer 'hits' watches 'Hit', a message type");
+    check_and_destroy(w);
+}
+
+static void yielding_existing_sparse_or_related_entities_is_refused_with_what_they_are(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_id sparse = ECS_SCHED_SPARSE_COMPONENT(w, Score);
+    ecs_sched_relation_desc rd;
+    ecs_sched_id likes;
+    ecs_sched_observer_desc d = desc_of("old", ECS_SCHED_ON_ADD, sparse);
+    (void)state;
+    memset(&rd, 0, sizeof rd);
+    rd.name = "Likes";
+    likes = ecs_sched_relation_register(w, &rd);
+    assert_true(likes != 0);
+    d.yield_existing = true;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "'Score', a sparse component");
+    d.component = likes;
+    d.event = ECS_SCHED_ON_INSERT;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "'Likes', a relationship kind");
+    d.event = ECS_SCHED_ON_REMOVE;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "asks to yield existing entities");
+    check_and_destroy(w);
+}
+
+static void a_filter_on_an_unknown_component_is_refused_with_its_id(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("picky", ECS_SCHED_ON_ADD, g_pos);
+    (void)state;
+    d.with[0] = g_vel;
+    d.with[1] = 4000;
+    expect_refused(w, &d, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                   "observer 'picky' filters on component id 4000");
+    d.with[1] = 0;
+    d.without[1] = 4001;
+    expect_refused(w, &d, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                   "observer 'picky' filters on component id 4001");
+    d.without[1] = g_tag;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    check_and_destroy(w);
+}
+
+static void an_observer_with_a_query_both_as_text_and_as_terms_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("both", ECS_SCHED_ON_ADD, 0);
+    (void)state;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    d.query_text = "Position";
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                   "observer 'both' has both .query_text and .query");
+    check_and_destroy(w);
+}
+
+static void removing_an_observer_twice_says_it_is_not_one(void **state) {
+    ecs_sched_world *w = observed_world();
+    uint32_t id = observe(w, "once", ECS_SCHED_ON_ADD, g_pos, observed_nothing);
+    (void)state;
+    assert_int_equal(ecs_sched_observer_remove(w, id), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_observer_remove(w, id), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "is not an observer of this world"));
+    assert_int_equal(ecs_sched_observer_remove(w, 12345), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "observer_remove: 12345"));
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_observer_without_a_valid_event_is_refused_by_name),
+        cmocka_unit_test(an_event_observer_with_a_query_or_yielding_existing_entities_is_refused),
+        cmocka_unit_test(a_despawn_observer_with_a_component_is_refused),
+        cmocka_unit_test(an_observer_of_a_message_type_is_refused),
+        cmocka_unit_test(yielding_existing_sparse_or_related_entities_is_refused_with_what_they_are),
+        cmocka_unit_test(a_filter_on_an_unknown_component_is_refused_with_its_id),
+        cmocka_unit_test(an_observer_with_a_query_both_as_text_and_as_terms_is_refused),
+        cmocka_unit_test(removing_an_observer_twice_says_it_is_not_one),
         cmocka_unit_test(adding_a_component_calls_on_add_then_on_insert_and_an_overwrite_on_insert),
         cmocka_unit_test(on_remove_runs_before_the_value_goes_and_despawn_comes_first),
         cmocka_unit_test(observers_of_one_event_run_in_the_order_they_were_added),
