@@ -937,8 +937,176 @@ static void relating_an_entity_to_itself_is_refused_for_every_kind(void **state)
     check_and_destroy(w);
 }
 
+/* ---- rarely used arguments, each refusal naming the culprit ---- */
+
+static void a_relation_desc_with_a_bad_policy_or_alignment_is_refused_by_name(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_relation_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "Odd";
+    d.on_target_despawn = (ecs_sched_target_despawn)7;
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "relation_register('Odd'): on_target_despawn 7"));
+    d.on_target_despawn = ECS_SCHED_TARGET_REMOVE;
+    d.payload_size = 4;
+    d.payload_alignment = 3;
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "payload alignment 3 is not a power of two"));
+    d.payload_alignment = 2 * ECS_SCHED_MAX_ALIGNMENT;
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "payload alignment 128"));
+    assert_int_equal(ecs_sched_relation_register(w, NULL), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "a relationship kind needs a name"));
+    d.name = "";
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "a relationship kind needs a name"));
+    assert_int_equal(ecs_sched_component_lookup(w, "Odd"), 0);
+    check_and_destroy(w);
+}
+
+static void registering_a_kind_again_with_other_properties_is_a_mismatch(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id affinity = affinity_kind(w);
+    ecs_sched_relation_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "AffinityTo";
+    d.payload_size = sizeof(Affinity);
+    d.payload_alignment = ECS_SCHED_ALIGNOF(Affinity);
+    assert_int_equal(ecs_sched_relation_register(w, &d), affinity);
+    d.payload_size = 2 * sizeof(Affinity);
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_COMPONENT_MISMATCH);
+    assert_non_null(strstr(ecs_sched_last_error(w),
+                           "'AffinityTo' is registered already, as a relationship with other"));
+    ECS_SCHED_COMPONENT(w, Position);
+    memset(&d, 0, sizeof d);
+    d.name = "Position";
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Position' is registered already, as a component"));
+    assert_false(ecs_sched_is_relation(w, ecs_sched_component_lookup(w, "Position")));
+    check_and_destroy(w);
+}
+
+static void a_cycle_through_an_exclusive_acyclic_kind_is_refused_with_its_path(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_relation_desc d;
+    ecs_sched_id follows;
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), c = ecs_sched_spawn(w);
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "Follows";
+    d.exclusive = true;
+    d.acyclic = true;
+    follows = ecs_sched_relation_register(w, &d);
+    assert_true(follows != 0);
+    assert_int_equal(ecs_sched_relate(w, a, follows, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, b, follows, c, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, c, follows, a, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "with 'Follows' would make a cycle"));
+    assert_non_null(strstr(ecs_sched_last_error(w), " -> "));
+    assert_non_null(strstr(ecs_sched_last_error(w), "and 'Follows' is acyclic"));
+    assert_int_equal(ecs_sched_relate(w, c, follows, c, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_false(ecs_sched_has_relation(w, c, follows, ECS_SCHED_NULL_ENTITY));
+    assert_int_equal(ecs_sched_target(w, a, follows, 0), b);
+    check_and_destroy(w);
+}
+
+static void reading_relationships_with_bad_arguments_answers_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), c = ecs_sched_spawn(w);
+    int32_t count = 7;
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, a, likes, c, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_target(w, a, likes, 1), c);
+    assert_int_equal(ecs_sched_target(w, a, likes, 2), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_target(w, a, likes, -1), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_target(w, b, likes, 0), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_target(w, a, pos, 0), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_target_count(w, a, pos), 0);
+    assert_false(ecs_sched_has_relation(w, a, pos, b));
+    assert_null(ecs_sched_sources(w, pos, b, &count));
+    assert_int_equal(count, 0);
+    assert_non_null(ecs_sched_sources(w, likes, b, NULL));
+    assert_null(ecs_sched_sources(w, likes, a, &count));   /* no target */
+    assert_int_equal(count, 0);
+    check_and_destroy(w);
+}
+
+static void the_payload_of_a_kind_without_one_or_of_a_component_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), gone = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_null(ecs_sched_relation_payload(w, a, likes, b));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "has no payload in its 'Likes' to"));
+    assert_null(ecs_sched_relation_payload(w, a, pos, b));
+    assert_non_null(strstr(ecs_sched_last_error(w),
+                           "relation_payload: 'Position' is a component, not a relationship kind"));
+    assert_null(ecs_sched_relation_payload(w, a, 4000, b));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_int_equal(ecs_sched_despawn(w, gone), ECS_SCHED_OK);
+    assert_null(ecs_sched_relation_payload(w, a, likes, gone));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "relation_payload (the target)"));
+    check_and_destroy(w);
+}
+
+static void unrelating_with_bad_arguments_is_refused_and_a_missing_pair_is_no_error(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), gone = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_despawn(w, gone), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_unrelate(w, a, pos, b), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "unrelate: 'Position' is a component"));
+    assert_int_equal(ecs_sched_unrelate(w, a, likes, gone), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "unrelate (target)"));
+    assert_int_equal(ecs_sched_unrelate(w, gone, likes, a), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_int_equal(ecs_sched_unrelate(w, a, likes, b), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+static void recording_a_relate_of_a_component_is_refused_at_once(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w);
+    ecs_sched_commands *cmd = ecs_sched_commands_create(w);
+    (void)state;
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, pos, b, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_relate: 'Position' is a component"));
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, a, pos, b), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_unrelate: 'Position' is a component"));
+    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_true(ecs_sched_has_relation(w, a, likes, b));
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, a, likes, b), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_false(ecs_sched_has_relation(w, a, likes, b));
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_relation_desc_with_a_bad_policy_or_alignment_is_refused_by_name),
+        cmocka_unit_test(registering_a_kind_again_with_other_properties_is_a_mismatch),
+        cmocka_unit_test(a_cycle_through_an_exclusive_acyclic_kind_is_refused_with_its_path),
+        cmocka_unit_test(reading_relationships_with_bad_arguments_answers_nothing),
+        cmocka_unit_test(the_payload_of_a_kind_without_one_or_of_a_component_is_refused),
+        cmocka_unit_test(unrelating_with_bad_arguments_is_refused_and_a_missing_pair_is_no_error),
+        cmocka_unit_test(recording_a_relate_of_a_component_is_refused_at_once),
         cmocka_unit_test(relate_puts_the_target_in_the_sources_column_and_the_source_in_the_targets_list),
         cmocka_unit_test(an_exclusive_kind_replaces_the_target),
         cmocka_unit_test(a_kind_that_is_not_exclusive_keeps_every_target),
