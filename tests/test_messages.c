@@ -533,8 +533,161 @@ static void removals_of_an_untracked_component_are_refused(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- rarely used arguments ---- */
+
+static void a_message_type_needs_a_name(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_message_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.size = 4;
+    assert_int_equal(ecs_sched_message_register(w, NULL), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_register: a message type needs a"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_message_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_register: a message type needs a"));
+    check_and_destroy(w);
+}
+
+static void registering_a_message_type_again_returns_its_id(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    assert_int_equal(ECS_SCHED_MESSAGE(w, Hit), g_hit);
+    assert_true(ecs_sched_is_message(w, g_hit));
+    send_hits(w, 7, 1);
+    {
+        ecs_sched_message_cursor c = ecs_sched_message_cursor_make(w, g_hit);
+        assert_string_equal(read_all(w, &c), "7");
+    }
+    check_and_destroy(w);
+}
+
+static void a_negative_batch_is_refused_naming_the_type(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c;
+    (void)state;
+    c = ecs_sched_message_cursor_make(w, g_hit);
+    assert_int_equal(ecs_sched_send_batch(w, g_hit, -1, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "send: -1 messages of 'Hit'"));
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_position;
+
+static void send_a_position(ecs_sched_system_ctx *ctx) {
+    Position p = {1, 2};
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_position, &p), ECS_SCHED_ERR_INVALID_ARGUMENT);
+}
+
+static void a_system_sending_a_component_is_told_it_is_no_message_type(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    ADD_SYSTEM(w, .name = "confused", .fn = send_a_position, .writes = {g_position});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "send: 'Position' is a component, not a message type"));
+    check_and_destroy(w);
+}
+
+static int32_t g_counted;
+static ecs_sched_world *g_reading_world;
+
+static void read_positions_and_removals(ecs_sched_system_ctx *ctx) {
+    ecs_sched_messages m = ecs_sched_ctx_messages(ctx, g_position);
+    g_counted += m.total;
+    assert_non_null(strstr(ecs_sched_last_error(g_reading_world),
+                           "read: 'Position' is a component, not a message type"));
+    m = ecs_sched_ctx_removed(ctx, g_position);
+    g_counted += m.total;
+    assert_non_null(strstr(ecs_sched_last_error(g_reading_world),
+                           "removed: 'Position' is not tracked"));
+    m = ecs_sched_ctx_removed(ctx, 4000);
+    g_counted += m.total;
+    assert_int_equal(ecs_sched_last_result(g_reading_world), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+}
+
+static void a_system_reading_a_component_as_messages_or_removals_reads_none(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    g_counted = 0;
+    g_reading_world = w;
+    ADD_SYSTEM(w, .name = "confused", .fn = read_positions_and_removals, .reads = {g_position});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(g_counted, 0);
+    check_and_destroy(w);
+}
+
+static void a_sender_may_read_the_type_it_declared_as_written(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    g_read[0] = '\0';
+    ADD_SYSTEM(w, .name = "echo", .fn = read_hits, .writes = {g_hit});
+    send_hits(w, 3, 2);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_read, "echo[3 4]");
+    check_and_destroy(w);
+}
+
+static void a_cursor_not_made_by_the_library_is_refused_with_its_id(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c;
+    char expected[128];
+    (void)state;
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    send_hits(w, 1, 2);
+    memset(&c, 0, sizeof c);
+    c.id = g_position;
+    assert_int_equal(ecs_sched_message_read(w, &c).total, 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    snprintf(expected, sizeof expected, "(its id %u has no messages)", (unsigned)g_position);
+    assert_non_null(strstr(ecs_sched_last_error(w), expected));
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_read: the cursor was not made by"));
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    c.id = 4000;
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    c = ecs_sched_message_cursor_make(w, g_position);
+    assert_int_equal(c.id, 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_cursor_make: 'Position' is a component"));
+    check_and_destroy(w);
+}
+
+static void a_removed_cursor_reads_a_tracked_components_removals(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id tracked = ecs_sched_tracked_component_register_type(w, "Armor", sizeof(int32_t), 0);
+    int32_t armor = 3;
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    ecs_sched_message_cursor c;
+    ecs_sched_messages read;
+    (void)state;
+    assert_true(tracked != 0);
+    assert_int_equal(ecs_sched_removed_cursor_make(w, 4000).id, 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    c = ecs_sched_removed_cursor_make(w, tracked);
+    assert_int_equal(c.id, tracked);
+    assert_int_equal(ecs_sched_insert(w, e, tracked, &armor), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(w, e, tracked), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_message_unread(w, &c), 1);
+    read = ecs_sched_message_read(w, &c);
+    assert_int_equal(read.total, 1);
+    assert_true(ecs_sched_messages_next(&read));
+    assert_int_equal(((const ecs_sched_entity *)read.data)[0], e);
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_message_type_needs_a_name),
+        cmocka_unit_test(registering_a_message_type_again_returns_its_id),
+        cmocka_unit_test(a_negative_batch_is_refused_naming_the_type),
+        cmocka_unit_test(a_system_sending_a_component_is_told_it_is_no_message_type),
+        cmocka_unit_test(a_system_reading_a_component_as_messages_or_removals_reads_none),
+        cmocka_unit_test(a_sender_may_read_the_type_it_declared_as_written),
+        cmocka_unit_test(a_cursor_not_made_by_the_library_is_refused_with_its_id),
+        cmocka_unit_test(a_removed_cursor_reads_a_tracked_components_removals),
         cmocka_unit_test(each_cursor_reads_every_message_once_in_send_order),
         cmocka_unit_test(a_message_lives_for_two_updates_and_a_slow_reader_counts_what_it_missed),
         cmocka_unit_test(a_new_cursor_starts_at_the_oldest_message_kept),
