@@ -734,8 +734,124 @@ static void resource_changed_is_true_once_per_change_and_added_once(void **state
     check_and_destroy(w);
 }
 
+/* ---- marking by hand: refusals, sparse components, and old sparse ticks ---- */
+
+static ecs_sched_id sparse_heat(ecs_sched_world *w) {
+    ecs_sched_component_desc d;
+    ecs_sched_id heat;
+    memset(&d, 0, sizeof d);
+    d.name = "Heat";
+    d.size = sizeof(Heat);
+    d.alignment = ECS_SCHED_ALIGNOF(Heat);
+    d.tracked = true;
+    d.storage = ECS_SCHED_STORAGE_SPARSE;
+    heat = ecs_sched_component_register(w, &d);
+    assert_true(heat != 0);
+    return heat;
+}
+
+static int32_t rows_of(const ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0;
+    while (ecs_sched_iter_next(&it)) rows += it.count;
+    return rows;
+}
+
+static void marking_a_term_or_row_that_is_not_there_is_refused(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    ecs_sched_query_desc d;
+    (void)state;
+    spawn_at(w, 1);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_write_manual(g_pos);
+    d.terms[1] = ecs_sched_read(g_vel);
+    d.terms[2] = ecs_sched_optional_write(g_plain);
+    q = ecs_sched_query_create(w, &d);
+    assert_non_null(q);
+    it = ecs_sched_query_iter(q);
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "iter_mark_changed: row 0 is not a row of the "
+                                                    "current run (0 to -1)"));
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, -1, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "iter_mark_changed: term -1 is not a written "
+                                                    "term of a tracked component"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 3, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "term 3 is not"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 1, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "term 1 is not"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 2, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "term 2 is not"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, 1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "row 1 is not a row of the current run (0 to 0)"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, -1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, 0), ECS_SCHED_OK);
+    while (ecs_sched_iter_next(&it)) {}
+    ecs_sched_query_destroy(q);
+    check_and_destroy(w);
+}
+
+static void a_manual_write_of_a_sparse_component_marks_only_the_rows_marked(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_id heat = sparse_heat(w);
+    ecs_sched_entity e[3];
+    ecs_sched_query *manual, *changed;
+    ecs_sched_iter it;
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) e[i] = ecs_sched_spawn_with(w, 1, &heat, NULL);
+    changed = query_of(w, ecs_sched_changed(heat), (ecs_sched_term){0});
+    manual = query_of(w, ecs_sched_write_manual(heat), (ecs_sched_term){0});
+    assert_int_equal(rows_of(changed), 3);
+    assert_int_equal(rows_of(manual), 3);   /* handed out, none marked */
+    assert_int_equal(rows_of(changed), 0);
+    it = ecs_sched_query_iter(manual);
+    while (ecs_sched_iter_next(&it)) {
+        for (i = 0; i < it.count; i++) {
+            if (it.entities[i] != e[1]) continue;
+            ECS_SCHED_SPARSE_FIELD(&it, Heat, 0)[i]->turns = 5;
+            assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, i), ECS_SCHED_OK);
+        }
+    }
+    it = ecs_sched_query_iter(changed);
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(it.count, 1);
+    assert_int_equal(it.entities[0], e[1]);
+    assert_false(ecs_sched_iter_next(&it));
+    assert_int_equal(((const Heat *)ecs_sched_get(w, e[1], heat))->turns, 5);
+    check_and_destroy(w);
+}
+
+static int32_t sparse_rows_changed_after_advance(uint32_t ticks) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id heat = sparse_heat(w);
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &heat, NULL);
+    ecs_sched_entity quiet_one = ecs_sched_spawn_with(w, 1, &heat, NULL);
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(heat), (ecs_sched_term){0});
+    int32_t rows;
+    assert_int_equal(rows_of(q), 2);
+    assert_non_null(ecs_sched_get_mut(w, e, heat));
+    ecs_sched_change_tick_advance(w, ticks);
+    rows = rows_of(q);
+    assert_true(ecs_sched_is_alive(w, quiet_one));
+    check_and_destroy(w);
+    return rows;
+}
+
+static void an_old_change_of_a_sparse_component_is_still_seen_when_ticks_move(void **state) {
+    (void)state;
+    assert_int_equal(sparse_rows_changed_after_advance(3220176896u), 1);
+    assert_int_equal(sparse_rows_changed_after_advance(3221225472u), 1);
+    assert_int_equal(sparse_rows_changed_after_advance(UINT32_MAX), 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(marking_a_term_or_row_that_is_not_there_is_refused),
+        cmocka_unit_test(a_manual_write_of_a_sparse_component_marks_only_the_rows_marked),
+        cmocka_unit_test(an_old_change_of_a_sparse_component_is_still_seen_when_ticks_move),
         cmocka_unit_test(a_changed_query_first_sees_every_entity_then_only_changes),
         cmocka_unit_test(an_added_query_sees_new_components_not_overwrites),
         cmocka_unit_test(a_changed_term_on_an_untracked_component_is_refused),
