@@ -847,8 +847,24 @@ static void an_old_change_of_a_sparse_component_is_still_seen_when_ticks_move(vo
     assert_int_equal(sparse_rows_changed_after_advance(UINT32_MAX), 1);
 }
 
+static void only_a_component_registered_as_tracked_is_tracked(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_id heat = sparse_heat(w);
+    (void)state;
+    assert_true(ecs_sched_component_is_tracked(w, g_pos));
+    assert_true(ecs_sched_component_is_tracked(w, heat));
+    assert_false(ecs_sched_component_is_tracked(w, g_vel));
+    assert_false(ecs_sched_component_is_tracked(w, 4000));
+    assert_false(ecs_sched_component_is_tracked(w, 0));
+    assert_int_equal(ecs_sched_component_storage(w, heat), ECS_SCHED_STORAGE_SPARSE);
+    assert_int_equal(ecs_sched_component_storage(w, g_pos), ECS_SCHED_STORAGE_TABLE);
+    assert_int_equal(ecs_sched_component_storage(w, 4000), ECS_SCHED_STORAGE_TABLE);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(only_a_component_registered_as_tracked_is_tracked),
         cmocka_unit_test(marking_a_term_or_row_that_is_not_there_is_refused),
         cmocka_unit_test(a_manual_write_of_a_sparse_component_marks_only_the_rows_marked),
         cmocka_unit_test(an_old_change_of_a_sparse_component_is_still_seen_when_ticks_move),

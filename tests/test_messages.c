@@ -678,8 +678,50 @@ static void a_removed_cursor_reads_a_tracked_components_removals(void **state) {
     check_and_destroy(w);
 }
 
+/* Message types of the sizes the in-place send zeroes in one store, and one of another size. */
+static ecs_sched_id g_sized[5];
+static const size_t g_sizes[5] = {4, 8, 12, 16, 24};
+
+static void send_each_size_in_place_twice(ecs_sched_system_ctx *ctx) {
+    int i, k;
+    for (i = 0; i < 5; i++) {
+        for (k = 0; k < 2; k++) {
+            unsigned char *slot = (unsigned char *)ecs_sched_ctx_send_new(ctx, g_sized[i]);
+            size_t b;
+            assert_non_null(slot);
+            for (b = 0; b < g_sizes[i]; b++) assert_int_equal(slot[b], 0);
+            memset(slot, 0xab, g_sizes[i]);
+        }
+    }
+}
+
+static void a_message_sent_in_place_comes_zeroed_whatever_its_size(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_message_cursor cursors[5];
+    char name[16];
+    int i;
+    (void)state;
+    for (i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "Bytes%d", (int)g_sizes[i]);
+        g_sized[i] = ecs_sched_message_register_type(w, name, g_sizes[i], 4);
+        assert_true(g_sized[i] != 0);
+        cursors[i] = ecs_sched_message_cursor_make(w, g_sized[i]);
+    }
+    ADD_SYSTEM(w, .name = "sizes", .fn = send_each_size_in_place_twice,
+               .writes = {g_sized[0], g_sized[1], g_sized[2], g_sized[3], g_sized[4]});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    for (i = 0; i < 5; i++) {
+        ecs_sched_messages read = ecs_sched_message_read(w, &cursors[i]);
+        assert_int_equal(read.total, 2);
+        assert_true(ecs_sched_messages_next(&read));
+        assert_int_equal(((const unsigned char *)read.data)[g_sizes[i] - 1], 0xab);
+    }
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_message_sent_in_place_comes_zeroed_whatever_its_size),
         cmocka_unit_test(a_message_type_needs_a_name),
         cmocka_unit_test(registering_a_message_type_again_returns_its_id),
         cmocka_unit_test(a_negative_batch_is_refused_naming_the_type),
