@@ -628,8 +628,66 @@ static void removing_an_observer_twice_says_it_is_not_one(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- queries an observer cannot have, and yielding existing entities selectively ---- */
+
+static void an_observer_query_that_picks_rows_within_a_table_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_id tracked = ecs_sched_tracked_component_register_type(w, "Armor", sizeof(int), 0);
+    ecs_sched_id sparse = ECS_SCHED_SPARSE_COMPONENT(w, Score);
+    ecs_sched_observer_desc d = desc_of("rows", ECS_SCHED_ON_ADD, 0);
+    (void)state;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    d.query.terms[1] = ecs_sched_changed(tracked);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_QUERY,
+                   "observer 'rows' has a query with a term that picks rows within a table");
+    d.query.terms[1] = ecs_sched_read(sparse);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_QUERY, "observer 'rows' has a query with a term");
+    d.query.terms[1] = ecs_sched_from_parent(g_vel);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_QUERY, "observer 'rows' has a query with a term");
+    d.query.terms[1] = ecs_sched_read(g_vel);
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    check_and_destroy(w);
+}
+
+static ecs_sched_world *g_yield_world;
+
+static void tag_what_is_yielded(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    trace_event(ctx, t);
+    assert_int_equal(ecs_sched_insert(g_yield_world, t->entity, g_tag, NULL), ECS_SCHED_OK);
+}
+
+static void yielding_existing_entities_keeps_to_the_filters_and_the_entity(void **state) {
+    ecs_sched_world *w = observed_world();
+    Position p = {1, 0}, q = {2, 0}, r = {3, 0};
+    ecs_sched_entity a = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&p});
+    ecs_sched_entity b = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&q});
+    ecs_sched_entity c = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&r});
+    ecs_sched_observer_desc d = desc_of("unfrozen", ECS_SCHED_ON_ADD, g_pos);
+    (void)state;
+    g_yield_world = w;
+    assert_int_equal(ecs_sched_insert(w, a, g_tag, NULL), ECS_SCHED_OK);
+    d.fn = tag_what_is_yielded;
+    d.without[0] = g_tag;
+    d.yield_existing = true;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    /* in table order: tagging a moved it out, and c took its row */
+    assert_string_equal(g_trace, "unfrozen:add=3 unfrozen:add=2");
+    assert_true(ecs_sched_has(w, b, g_tag));   /* what it deferred is applied */
+    assert_true(ecs_sched_has(w, c, g_tag));
+    g_trace[0] = '\0';
+    d = desc_of("only_b", ECS_SCHED_ON_INSERT, g_pos);
+    d.fn = trace_event;
+    d.entity = b;
+    d.yield_existing = true;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    assert_string_equal(g_trace, "only_b:insert=2");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_observer_query_that_picks_rows_within_a_table_is_refused),
+        cmocka_unit_test(yielding_existing_entities_keeps_to_the_filters_and_the_entity),
         cmocka_unit_test(an_observer_without_a_valid_event_is_refused_by_name),
         cmocka_unit_test(an_event_observer_with_a_query_or_yielding_existing_entities_is_refused),
         cmocka_unit_test(a_despawn_observer_with_a_component_is_refused),
