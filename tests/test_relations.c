@@ -1098,8 +1098,67 @@ static void recording_a_relate_of_a_component_is_refused_at_once(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- despawning trees ---- */
+
+static void despawning_a_tree_of_named_entities_forgets_their_names(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity root = ecs_sched_spawn(w), child = ecs_sched_spawn(w), leaf = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(w, child, root), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, leaf, child), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, root, "root"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, leaf, "leaf"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_lookup(w, child, "leaf"), leaf);
+    assert_int_equal(ecs_sched_lookup(w, ECS_SCHED_NULL_ENTITY, "root"), root);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    assert_false(ecs_sched_is_alive(w, child));
+    assert_false(ecs_sched_is_alive(w, leaf));
+    assert_int_equal(ecs_sched_lookup(w, ECS_SCHED_NULL_ENTITY, "root"), ECS_SCHED_NULL_ENTITY);
+    root = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_set_name(w, root, "root"), ECS_SCHED_OK);   /* free again */
+    assert_int_equal(ecs_sched_lookup(w, ECS_SCHED_NULL_ENTITY, "root"), root);
+    check_and_destroy(w);
+}
+
+static void despawning_a_large_tree_spread_over_the_indices_takes_every_child(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity root = ecs_sched_spawn(w), children[20], spacers[200];
+    int i, k, spacer = 0;
+    (void)state;
+    for (i = 0; i < 20; i++) {
+        children[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, children[i], root), ECS_SCHED_OK);
+        for (k = 0; k < 10; k++) spacers[spacer++] = ecs_sched_spawn(w);
+    }
+    assert_int_equal(ecs_sched_entity_count(w), 221);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    for (i = 0; i < 20; i++) assert_false(ecs_sched_is_alive(w, children[i]));
+    for (i = 0; i < 200; i++) assert_true(ecs_sched_is_alive(w, spacers[i]));
+    assert_int_equal(ecs_sched_entity_count(w), 200);
+    check_and_destroy(w);
+}
+
+static void despawning_a_large_dense_tree_takes_every_child(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity root = ecs_sched_spawn(w), children[40];
+    int i;
+    (void)state;
+    for (i = 0; i < 40; i++) {
+        children[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, children[i], i < 20 ? root : children[i - 20]),
+                         ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    for (i = 0; i < 40; i++) assert_false(ecs_sched_is_alive(w, children[i]));
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(despawning_a_tree_of_named_entities_forgets_their_names),
+        cmocka_unit_test(despawning_a_large_tree_spread_over_the_indices_takes_every_child),
+        cmocka_unit_test(despawning_a_large_dense_tree_takes_every_child),
         cmocka_unit_test(a_relation_desc_with_a_bad_policy_or_alignment_is_refused_by_name),
         cmocka_unit_test(registering_a_kind_again_with_other_properties_is_a_mismatch),
         cmocka_unit_test(a_cycle_through_an_exclusive_acyclic_kind_is_refused_with_its_path),
