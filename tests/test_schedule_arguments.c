@@ -240,8 +240,90 @@ static void calling_apply_deferred_in_a_system_applies_nothing_then(void **state
     check_and_destroy(w);
 }
 
+/* ---- removals and groups keep what the others declared ---- */
+
+static ecs_sched_condition condition_of(const char *name, bool (*fn)(ecs_sched_system_ctx *)) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.name = name;
+    c.fn = fn;
+    return c;
+}
+
+static void removing_a_system_keeps_the_conditions_of_the_others(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_condition no = condition_of("no", always_false);
+    ecs_sched_condition yes = condition_of("yes", always_true);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "a", .fn = record, .run_if = {&yes}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "b", .fn = record, .run_if = {&no}, .after = {"a"}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "c", .fn = record, .run_if = {&yes}, .after = {"b"}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "a c");
+    assert_int_equal(ecs_sched_remove_system(w, UPDATE, "c"), ECS_SCHED_OK);
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "a");   /* b is still held by its condition */
+    check_and_destroy(w);
+}
+
+static void a_group_sharing_only_an_order_without_sync_point_is_ordered_by_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_system_desc pair[2];
+    ecs_sched_systems_desc group;
+    (void)state;
+    trace_in(w, UPDATE, "first");
+    trace_in(w, UPDATE, "last");
+    memset(pair, 0, sizeof pair);
+    pair[0].name = "x";
+    pair[0].fn = record;
+    pair[1].name = "y";
+    pair[1].fn = record;
+    memset(&group, 0, sizeof group);
+    group.systems = pair;
+    group.count = 2;
+    group.chain = true;
+    group.after_ignore_deferred[0] = "first";
+    group.before_ignore_deferred[0] = "last";
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &group), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "first x y last");
+    check_and_destroy(w);
+}
+
+static void a_group_sharing_only_an_ambiguity_is_grouped(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_system_desc pair[2];
+    ecs_sched_systems_desc group;
+    (void)state;
+    trace_in(w, UPDATE, "other");
+    memset(pair, 0, sizeof pair);
+    pair[0].name = "x";
+    pair[0].fn = record;
+    pair[1].name = "y";
+    pair[1].fn = record;
+    memset(&group, 0, sizeof group);
+    group.systems = pair;
+    group.count = 2;
+    group.chain = true;
+    group.ambiguous_with[0] = "other";
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &group), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_non_null(strstr(g_trace, "x y"));
+    assert_non_null(strstr(g_trace, "other"));
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(removing_a_system_keeps_the_conditions_of_the_others),
+        cmocka_unit_test(a_group_sharing_only_an_order_without_sync_point_is_ordered_by_it),
+        cmocka_unit_test(a_group_sharing_only_an_ambiguity_is_grouped),
         cmocka_unit_test(a_schedule_needs_a_label),
         cmocka_unit_test(removing_a_system_needs_a_schedule_and_a_name_it_knows),
         cmocka_unit_test(a_group_of_systems_needs_as_many_systems_as_it_counts),
