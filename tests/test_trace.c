@@ -1160,6 +1160,76 @@ static void a_negative_frame_count_or_an_empty_path_is_refused(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+static ecs_sched_result g_trace_calls[3];
+
+static void trace_calls_while_running(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    g_trace_calls[0] = ecs_sched_trace_stop(w);
+    g_trace_calls[1] = ecs_sched_trace_write(w, "/tmp/ecs_sched_never_written.json");
+    g_trace_calls[2] = ecs_sched_trace_start(w, NULL);
+}
+
+static void a_trace_is_not_started_stopped_or_written_while_a_schedule_runs(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d = system_named("meddler", trace_calls_while_running);
+    (void)state;
+    d.exclusive = true;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    /* each refusal is the system's failure */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(g_trace_calls[0], ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(g_trace_calls[1], ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(g_trace_calls[2], ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'meddler' in schedule 'Update': "
+                                                    "trace_stop: schedule 'Update' is running"));
+    assert_true(ecs_sched_trace_get_info(w).running);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_trace_started_again_with_the_same_capacity_reuses_its_buffer(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_trace_desc t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    t.capacity = 64;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    assert_true(ecs_sched_trace_get_info(w).recorded > 0);
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_get_info(w).recorded, 0);
+    assert_int_equal(ecs_sched_trace_get_info(w).capacity, 64);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    t.capacity = 128;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_get_info(w).capacity, 128);
+    ecs_sched_world_destroy(w);
+}
+
+static void statistics_switched_on_twice_keep_what_they_counted(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_system_stats st;
+    (void)state;
+    ecs_sched_stats_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    ecs_sched_stats_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_stats_get(w, UPDATE, "a", &st), ECS_SCHED_OK);
+    assert_int_equal(st.runs, 2);
+    assert_true(st.min_ns <= st.max_ns);
+    assert_true(st.total_ns >= 2 * st.min_ns && st.total_ns <= 2 * st.max_ns);
+    ecs_sched_stats_enable(w, false);
+    ecs_sched_stats_enable(w, true);
+    assert_int_equal(ecs_sched_system_stats_get(w, UPDATE, "a", &st), ECS_SCHED_OK);
+    assert_int_equal(st.runs, 0);
+    assert_int_equal(ecs_sched_system_stats_get(w, "Nowhere", "a", &st), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    assert_int_equal(ecs_sched_system_set_enabled(w, "Nowhere", "a", false), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    assert_false(ecs_sched_system_enabled(w, "Nowhere", "a"));
+    ecs_sched_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_trace_lists_every_system_run_with_its_schedule),
@@ -1208,6 +1278,9 @@ int main(void) {
         cmocka_unit_test(two_systems_of_one_name_cannot_be_told_apart_by_it),
         cmocka_unit_test(switching_a_system_to_the_state_it_is_in_changes_nothing),
         cmocka_unit_test(a_negative_frame_count_or_an_empty_path_is_refused),
+        cmocka_unit_test(a_trace_is_not_started_stopped_or_written_while_a_schedule_runs),
+        cmocka_unit_test(a_trace_started_again_with_the_same_capacity_reuses_its_buffer),
+        cmocka_unit_test(statistics_switched_on_twice_keep_what_they_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
