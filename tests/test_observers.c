@@ -684,8 +684,71 @@ static void yielding_existing_entities_keeps_to_the_filters_and_the_entity(void 
     check_and_destroy(w);
 }
 
+/* ---- monitors of one entity, or filtered ---- */
+
+static ecs_sched_entity g_named[3];
+
+static void note_monitor(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    char word[64];
+    const char *who = t->entity == g_named[0] ? "a" : t->entity == g_named[1] ? "b"
+                      : t->entity == g_named[2] ? "c" : "?";
+    snprintf(word, sizeof word, "%s:%s", ecs_sched_ctx_name(ctx), who);
+    trace_add(word);
+}
+
+static void monitor(ecs_sched_world *w, const char *name, ecs_sched_observer_event event,
+                    ecs_sched_entity entity, ecs_sched_id without) {
+    ecs_sched_observer_desc d = desc_of(name, event, 0);
+    d.fn = note_monitor;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    d.entity = entity;
+    d.without[0] = without;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+}
+
+static void monitors_of_one_entity_or_with_filters_hear_only_those(void **state) {
+    ecs_sched_world *w = observed_world();
+    Position p = {1, 1};
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) g_named[i] = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, g_named[2], g_tag, NULL), ECS_SCHED_OK);
+    monitor(w, "match_a", ECS_SCHED_ON_MATCH, g_named[0], 0);
+    monitor(w, "match_free", ECS_SCHED_ON_MATCH, 0, g_tag);
+    monitor(w, "unmatch_a", ECS_SCHED_ON_UNMATCH, g_named[0], 0);
+    monitor(w, "unmatch_free", ECS_SCHED_ON_UNMATCH, 0, g_tag);
+    for (i = 0; i < 3; i++) assert_int_equal(ecs_sched_insert(w, g_named[i], g_pos, &p), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "match_a:a match_free:a match_free:b");
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_remove(w, g_named[2], g_pos), ECS_SCHED_OK);   /* filtered out */
+    assert_int_equal(ecs_sched_insert(w, g_named[2], g_pos, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, g_named[2]), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    assert_int_equal(ecs_sched_despawn(w, g_named[1]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(w, g_named[0], g_pos), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "unmatch_free:b unmatch_a:a unmatch_free:a");
+    check_and_destroy(w);
+}
+
+static void a_monitor_cannot_hear_ancestors(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    ecs_sched_observer_desc d = desc_of("up_monitor", ECS_SCHED_ON_MATCH, 0);
+    (void)state;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    d.entity = e;
+    d.up = true;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'up_monitor' asks for its "
+                                                          "entity's ancestors' events (.up)");
+    d.event = ECS_SCHED_ON_UNMATCH;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "(.up)");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(monitors_of_one_entity_or_with_filters_hear_only_those),
+        cmocka_unit_test(a_monitor_cannot_hear_ancestors),
         cmocka_unit_test(an_observer_query_that_picks_rows_within_a_table_is_refused),
         cmocka_unit_test(yielding_existing_entities_keeps_to_the_filters_and_the_entity),
         cmocka_unit_test(an_observer_without_a_valid_event_is_refused_by_name),

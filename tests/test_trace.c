@@ -1230,6 +1230,26 @@ static void statistics_switched_on_twice_keep_what_they_counted(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+static void the_smallest_and_largest_well_formed_sequences_are_written_as_they_are(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    /* U+0800, U+D7FF, U+10000, U+10FFFF (each at an edge a malformed form lies beyond), then
+       a 2 byte start without its continuation */
+    const char *name = "\xe0\xa0\x80|\xed\x9f\xbf|\xf0\x90\x80\x80|\xf4\x8f\xbf\xbf|\xc3x";
+    const char *expected = "\xe0\xa0\x80|\xed\x9f\xbf|\xf0\x90\x80\x80|\xf4\x8f\xbf\xbf|\xef\xbf\xbdx";
+    cJSON *root;
+    const cJSON *e;
+    (void)state;
+    add(w, UPDATE, name);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    root = written_trace(w);
+    e = find_event(root, "system", NULL);
+    assert_non_null(e);
+    assert_string_equal(text_of(e, "name"), expected);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_trace_lists_every_system_run_with_its_schedule),
@@ -1278,6 +1298,7 @@ int main(void) {
         cmocka_unit_test(two_systems_of_one_name_cannot_be_told_apart_by_it),
         cmocka_unit_test(switching_a_system_to_the_state_it_is_in_changes_nothing),
         cmocka_unit_test(a_negative_frame_count_or_an_empty_path_is_refused),
+        cmocka_unit_test(the_smallest_and_largest_well_formed_sequences_are_written_as_they_are),
         cmocka_unit_test(a_trace_is_not_started_stopped_or_written_while_a_schedule_runs),
         cmocka_unit_test(a_trace_started_again_with_the_same_capacity_reuses_its_buffer),
         cmocka_unit_test(statistics_switched_on_twice_keep_what_they_counted),
