@@ -1114,6 +1114,67 @@ static void a_clock_without_a_wrap_period_does_not_wrap(void **state) {
     assert_int_equal(ecs_sched_time_elapsed_wrapped(&t), ECS_SCHED_SECONDS(1800));
 }
 
+static void a_speed_over_a_billion_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){
+                                                 .max_delta_ns = ECS_SCHED_MILLISECONDS(100)}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_speed(w, 2e9), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_set_speed: the relative speed is 2e+09"));
+    assert_int_equal(ecs_sched_time_set_speed(w, 1e9), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_SECONDS(1)), ECS_SCHED_OK);
+    assert_int_equal(((const ecs_sched_time *)ecs_sched_resource_get(w, ecs_sched_time_id(w)))->delta_ns,
+                     ECS_SCHED_MILLISECONDS(100));   /* the cap from the desc */
+    check_and_destroy(w);
+}
+
+static void a_repeating_delay_whose_clock_was_removed_is_false(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_condition repeating = ecs_sched_condition_repeating_after_delay(0);
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "again", .fn = record, .run_if = {&repeating}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "again");
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "again");
+    check_and_destroy(w);
+}
+
+static void the_runner_without_its_fixed_clock_or_time_fails_naming_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_system_desc runner = ecs_sched_fixed_main_loop_system();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    trace_in(w, ECS_SCHED_FIXED_MAIN, "step");
+    assert_int_equal(ecs_sched_add_system(w, "Frame", &runner), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(100)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'run_fixed_main_loop' in schedule 'Frame'"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "no resource 'Time'"));
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_fixed_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "no resource 'Time<Fixed>'"));
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
+static void the_wrap_period_needs_the_real_clock(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_real_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_wrap_period(w, 5), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_set_wrap_period: resource 'Time<Real>'"));
+    assert_int_equal(((const ecs_sched_time *)ecs_sched_resource_get(w, ecs_sched_time_id(w)))->wrap_period_ns,
+                     ECS_SCHED_SECONDS(3600));
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frames_of_a_tenth_of_a_second_take_six_or_seven_steps_summing_exactly),
@@ -1174,6 +1235,10 @@ int main(void) {
         cmocka_unit_test(a_maximum_delta_written_as_zero_fails_the_advance),
         cmocka_unit_test(a_negative_cap_written_into_the_fixed_clock_fails_the_runner),
         cmocka_unit_test(a_clock_without_a_wrap_period_does_not_wrap),
+        cmocka_unit_test(a_speed_over_a_billion_is_refused),
+        cmocka_unit_test(a_repeating_delay_whose_clock_was_removed_is_false),
+        cmocka_unit_test(the_runner_without_its_fixed_clock_or_time_fails_naming_it),
+        cmocka_unit_test(the_wrap_period_needs_the_real_clock),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_app);
 }
