@@ -1175,6 +1175,42 @@ static void the_wrap_period_needs_the_real_clock(void **state) {
     check_and_destroy(w);
 }
 
+static void a_delayed_despawn_refused_at_a_fixed_step_fails_the_runners_run(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_system_desc runner = ecs_sched_fixed_main_loop_system();
+    ecs_sched_relation_desc rd;
+    ecs_sched_id guards;
+    ecs_sched_entity keep = ecs_sched_spawn(w), guard = ecs_sched_spawn(w);
+    ecs_sched_commands *cmd;
+    (void)state;
+    memset(&rd, 0, sizeof rd);
+    rd.name = "Guards";
+    rd.on_target_despawn = ECS_SCHED_TARGET_REFUSE;
+    guards = ecs_sched_relation_register(w, &rd);
+    assert_int_equal(ecs_sched_relate(w, guard, guards, keep, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){
+                                                 .fixed_step_ns = ECS_SCHED_MILLISECONDS(10)}),
+                     ECS_SCHED_OK);
+    trace_in(w, ECS_SCHED_FIXED_MAIN, "step");
+    assert_int_equal(ecs_sched_add_system(w, "Frame", &runner), ECS_SCHED_OK);
+    cmd = ecs_sched_commands_create(w);
+    assert_int_equal(ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_FIXED,
+                                                                         ECS_SCHED_MILLISECONDS(10)),
+                                                keep),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(35)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_ERR_REFUSED);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'run_fixed_main_loop' in schedule "
+                                                    "'Frame': despawn: entity"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Guards' refuses the despawn of its targets"));
+    assert_string_equal(g_trace, "step step step");
+    assert_true(ecs_sched_is_alive(w, keep));
+    ecs_sched_commands_destroy(cmd);
+    ecs_sched_world_destroy(w);
+    g_world = NULL;
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frames_of_a_tenth_of_a_second_take_six_or_seven_steps_summing_exactly),
@@ -1239,6 +1275,7 @@ int main(void) {
         cmocka_unit_test(a_repeating_delay_whose_clock_was_removed_is_false),
         cmocka_unit_test(the_runner_without_its_fixed_clock_or_time_fails_naming_it),
         cmocka_unit_test(the_wrap_period_needs_the_real_clock),
+        cmocka_unit_test(a_delayed_despawn_refused_at_a_fixed_step_fails_the_runners_run),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_app);
 }
