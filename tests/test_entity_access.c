@@ -257,6 +257,98 @@ static void ensure_of_a_tracked_component_adds_a_zeroed_value(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- values given as NULL, counts of zero, worlds with sparse components ---- */
+
+static void inserting_no_value_over_a_present_one_keeps_it(void **state) {
+    ecs_sched_world *w = access_world();
+    Position p = {3, 4};
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&p});
+    const Position *now;
+    (void)state;
+    assert_int_equal(ecs_sched_insert(w, e, g_pos, NULL), ECS_SCHED_OK);
+    now = (const Position *)ecs_sched_get(w, e, g_pos);
+    assert_true(now->x == 3 && now->y == 4);
+    check_and_destroy(w);
+}
+
+static void a_batch_of_no_entities_spawns_nothing(void **state) {
+    ecs_sched_world *w = access_world();
+    Position p = {1, 1};
+    const void *arrays[1];
+    (void)state;
+    arrays[0] = &p;
+    assert_int_equal(ecs_sched_spawn_batch(w, 0, 1, &g_pos, arrays, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    check_and_destroy(w);
+}
+
+static void table_components_spawn_as_usual_in_a_world_with_sparse_ones(void **state) {
+    ecs_sched_world *w = access_world();
+    Position p = {1, 2};
+    Velocity v = {3, 4};
+    ecs_sched_id ids[2];
+    const void *values[2];
+    ecs_sched_entity e;
+    (void)state;
+    ids[0] = g_pos;
+    ids[1] = g_vel;
+    values[0] = &p;
+    values[1] = &v;
+    e = ecs_sched_spawn_with(w, 2, ids, values);
+    assert_true(e != ECS_SCHED_NULL_ENTITY);
+    assert_true(((const Velocity *)ecs_sched_get(w, e, g_vel))->y == 4);
+    assert_false(ecs_sched_has(w, e, g_score));
+    assert_int_equal(ecs_sched_component_storage(w, g_pos), ECS_SCHED_STORAGE_TABLE);
+    check_and_destroy(w);
+}
+
+static void insert_many_without_ids_is_refused(void **state) {
+    ecs_sched_world *w = access_world();
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_insert_many(w, e, 2, NULL, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    expect_error(w, ECS_SCHED_ERR_INVALID_ARGUMENT, "2 components (at most");
+    assert_int_equal(ecs_sched_insert_many(w, e, -1, NULL, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    expect_error(w, ECS_SCHED_ERR_INVALID_ARGUMENT, "-1 components");
+    assert_false(ecs_sched_has(w, e, g_pos));
+    check_and_destroy(w);
+}
+
+/* ---- a bulk failure inside a system names the system once ---- */
+
+static ecs_sched_result g_deleted;
+
+static void delete_the_frozen(ecs_sched_system_ctx *ctx) {
+    g_deleted = ecs_sched_delete_with(ecs_sched_ctx_world(ctx), g_frozen);
+}
+
+static void a_refused_bulk_despawn_in_a_system_names_the_system_once(void **state) {
+    ecs_sched_world *w = access_world();
+    ecs_sched_relation_desc rd;
+    ecs_sched_id guards;
+    ecs_sched_entity kept = ecs_sched_spawn(w), guard = ecs_sched_spawn(w);
+    const char *error, *prefix = "system 'purge' in schedule 'Update': ";
+    (void)state;
+    memset(&rd, 0, sizeof rd);
+    rd.name = "Guards";
+    rd.on_target_despawn = ECS_SCHED_TARGET_REFUSE;
+    guards = ecs_sched_relation_register(w, &rd);
+    assert_int_equal(ecs_sched_relate(w, guard, guards, kept, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, kept, g_frozen, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "purge", .fn = delete_the_frozen, .exclusive = true}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_REFUSED);
+    assert_int_equal(g_deleted, ECS_SCHED_ERR_REFUSED);
+    error = ecs_sched_last_error(w);
+    assert_non_null(strstr(error, prefix));
+    assert_null(strstr(strstr(error, prefix) + strlen(prefix), prefix));   /* once */
+    assert_non_null(strstr(error, "despawn: entity"));
+    assert_non_null(strstr(error, "'Guards' refuses the despawn of its targets"));
+    assert_true(ecs_sched_is_alive(w, kept));
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_tag_or_a_relationship_kind_has_no_value_to_write_in_place),
@@ -271,6 +363,11 @@ int main(void) {
         cmocka_unit_test(get_many_tells_a_missing_component_from_a_stale_entity),
         cmocka_unit_test(get_mut_many_of_a_tracked_component_points_at_its_values),
         cmocka_unit_test(ensure_of_a_tracked_component_adds_a_zeroed_value),
+        cmocka_unit_test(inserting_no_value_over_a_present_one_keeps_it),
+        cmocka_unit_test(a_batch_of_no_entities_spawns_nothing),
+        cmocka_unit_test(table_components_spawn_as_usual_in_a_world_with_sparse_ones),
+        cmocka_unit_test(insert_many_without_ids_is_refused),
+        cmocka_unit_test(a_refused_bulk_despawn_in_a_system_names_the_system_once),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
