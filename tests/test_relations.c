@@ -1154,8 +1154,146 @@ static void despawning_a_large_dense_tree_takes_every_child(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- observers and relationships, commands with stale entities ---- */
+
+static char g_heard[256];
+static ecs_sched_world *g_rel_world;
+
+static void hear(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    size_t n = strlen(g_heard);
+    snprintf(g_heard + n, sizeof g_heard - n, "%s%s:%u", n ? " " : "", ecs_sched_ctx_name(ctx),
+             (unsigned)ECS_SCHED_ENTITY_INDEX(t->target ? t->target : t->entity));
+}
+
+static void add_hearing(ecs_sched_world *w, const char *name, ecs_sched_observer_event event,
+                        ecs_sched_id component, ecs_sched_observer_fn fn) {
+    ecs_sched_observer_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.event = event;
+    d.component = component;
+    d.fn = fn;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+}
+
+static void despawning_a_source_of_several_targets_is_heard_once_per_target(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), c = ecs_sched_spawn(w);
+    char expected[64];
+    (void)state;
+    g_heard[0] = '\0';
+    assert_int_equal(ecs_sched_relate(w, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, a, likes, c, NULL), ECS_SCHED_OK);
+    add_hearing(w, "gone", ECS_SCHED_ON_REMOVE, likes, hear);
+    assert_int_equal(ecs_sched_despawn(w, a), ECS_SCHED_OK);
+    snprintf(expected, sizeof expected, "gone:%u gone:%u", (unsigned)ECS_SCHED_ENTITY_INDEX(b),
+             (unsigned)ECS_SCHED_ENTITY_INDEX(c));
+    assert_string_equal(g_heard, expected);
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_likes;
+static ecs_sched_entity g_liked;
+
+static void unrelate_inside(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    assert_int_equal(ecs_sched_unrelate(g_rel_world, t->entity, g_likes, g_liked), ECS_SCHED_OK);
+    /* deferred: still there while the observer runs */
+    assert_true(ecs_sched_has_relation(g_rel_world, t->entity, g_likes, g_liked));
+}
+
+static void an_unrelate_inside_an_observer_is_applied_after_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w);
+    (void)state;
+    g_rel_world = w;
+    g_likes = likes_kind(w);
+    g_liked = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_relate(w, a, g_likes, g_liked, NULL), ECS_SCHED_OK);
+    add_hearing(w, "unlike", ECS_SCHED_ON_ADD, pos, unrelate_inside);
+    assert_int_equal(ecs_sched_insert(w, a, pos, NULL), ECS_SCHED_OK);
+    assert_false(ecs_sched_has_relation(w, a, g_likes, g_liked));
+    check_and_destroy(w);
+}
+
+static ecs_sched_result g_unrelated;
+static ecs_sched_entity g_named_source;
+
+static void unrelate_through_the_world(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_unrelated = ecs_sched_unrelate(g_rel_world, g_named_source, g_likes, g_liked);
+}
+
+static void unrelating_through_the_world_from_a_plain_system_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_rel_world = w;
+    g_likes = likes_kind(w);
+    g_liked = ecs_sched_spawn(w);
+    g_named_source = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_relate(w, g_named_source, g_likes, g_liked, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "sneaky", .fn = unrelate_through_the_world}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_unrelated, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "unrelate through the world"));
+    assert_true(ecs_sched_has_relation(w, g_named_source, g_likes, g_liked));
+    check_and_destroy(w);
+}
+
+static void recording_a_relate_or_unrelate_of_a_dead_entity_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity a = ecs_sched_spawn(w), dead = ecs_sched_spawn(w);
+    ecs_sched_commands *cmd = ecs_sched_commands_create(w);
+    int32_t count = 5;
+    (void)state;
+    assert_int_equal(ecs_sched_despawn(w, dead), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_relate(cmd, dead, likes, a, NULL), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_relate"));
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, likes, dead, NULL), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_relate (target)"));
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, likes, a, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "cannot be related to itself with 'Likes'"));
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, dead, likes, a), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_unrelate"));
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, a, likes, dead), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_unrelate (target)"));
+    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
+    assert_null(ecs_sched_sources(w, likes, dead, &count));
+    assert_int_equal(count, 0);
+    assert_int_equal(ecs_sched_target(w, a, likes, 1), ECS_SCHED_NULL_ENTITY);
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+static void making_a_subtree_prefab_is_heard_by_observers_of_the_prefab_tag(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity prefab = ecs_sched_spawn(w), child = ecs_sched_spawn(w), grandchild = ecs_sched_spawn(w);
+    char expected[64];
+    (void)state;
+    g_heard[0] = '\0';
+    assert_int_equal(ecs_sched_insert(w, prefab, ecs_sched_prefab_tag(w), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, grandchild, child), ECS_SCHED_OK);
+    add_hearing(w, "prefab", ECS_SCHED_ON_ADD, ecs_sched_prefab_tag(w), hear);
+    assert_int_equal(ecs_sched_set_parent(w, child, prefab), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(w, child, ecs_sched_prefab_tag(w)));
+    assert_true(ecs_sched_has(w, grandchild, ecs_sched_prefab_tag(w)));
+    snprintf(expected, sizeof expected, "prefab:%u prefab:%u",
+             (unsigned)ECS_SCHED_ENTITY_INDEX(child), (unsigned)ECS_SCHED_ENTITY_INDEX(grandchild));
+    assert_string_equal(g_heard, expected);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(despawning_a_source_of_several_targets_is_heard_once_per_target),
+        cmocka_unit_test(an_unrelate_inside_an_observer_is_applied_after_it),
+        cmocka_unit_test(unrelating_through_the_world_from_a_plain_system_is_refused),
+        cmocka_unit_test(recording_a_relate_or_unrelate_of_a_dead_entity_is_refused),
+        cmocka_unit_test(making_a_subtree_prefab_is_heard_by_observers_of_the_prefab_tag),
         cmocka_unit_test(despawning_a_tree_of_named_entities_forgets_their_names),
         cmocka_unit_test(despawning_a_large_tree_spread_over_the_indices_takes_every_child),
         cmocka_unit_test(despawning_a_large_dense_tree_takes_every_child),
