@@ -607,10 +607,50 @@ static void a_tracked_component_written_in_pieces_is_changed_in_every_row(void *
     check_and_destroy(w);
 }
 
+static void an_ordered_tracked_writer_handed_out_by_index_marks_the_rows_it_hands_out(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_id pos = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    ecs_sched_query_desc d;
+    ecs_sched_query *writer, *changed;
+    ecs_sched_iter it;
+    char text[256] = "";
+    int i;
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        Position p = {(float)(i * 3 % 4), 0};   /* 0 3 2 1 */
+        ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p});
+    }
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_changed(pos);
+    changed = ecs_sched_query_create(w, &d);
+    d.terms[0] = ecs_sched_write(pos);
+    writer = ecs_sched_query_create(w, &d);
+    assert_int_equal(ecs_sched_query_order_by(writer, pos, by_x_descending), ECS_SCHED_OK);
+    assert_int_equal(rows_of(changed), 4);
+    assert_int_equal(rows_of(changed), 0);
+    it = ecs_sched_query_iter(writer);
+    while (ecs_sched_iter_next_rows(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        for (i = 0; i < it.count; i++) {
+            size_t n = strlen(text);
+            snprintf(text + n, sizeof text - n, "%s%g", n ? " " : "", (double)p[it.rows[i]].x);
+            p[it.rows[i]].y = 1;
+        }
+    }
+    assert_string_equal(text, "3 2 1 0");
+    assert_int_equal(rows_of(changed), 4);
+    assert_int_equal(rows_of(changed), 0);
+    ecs_sched_query_destroy(changed);
+    ecs_sched_query_destroy(writer);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_ordered_query_iterated_in_pieces_keeps_its_order),
         cmocka_unit_test(a_tracked_component_written_in_pieces_is_changed_in_every_row),
+        cmocka_unit_test(an_ordered_tracked_writer_handed_out_by_index_marks_the_rows_it_hands_out),
         cmocka_unit_test(query_matches_only_entities_with_every_required_term),
         cmocka_unit_test(iteration_visits_every_matching_entity_exactly_once_across_tables),
         cmocka_unit_test(entities_array_lines_up_with_the_fields),
