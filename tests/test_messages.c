@@ -719,8 +719,59 @@ static void a_message_sent_in_place_comes_zeroed_whatever_its_size(void **state)
     check_and_destroy(w);
 }
 
+/* ---- sends in a system: no value, a copy hook, a component ---- */
+
+static int g_copies;
+static ecs_sched_id g_copied;
+
+static void count_copies(void *dst, const void *src, int32_t count, void *ctx) {
+    (void)ctx;
+    memcpy(dst, src, sizeof(Hit) * (size_t)count);
+    g_copies += count;
+}
+
+static void send_plain_and_copied(ecs_sched_system_ctx *ctx) {
+    Hit h = {7, 8};
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_hit, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_hit, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_copied, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_copied, &h), ECS_SCHED_OK);
+    assert_null(ecs_sched_ctx_send_new(ctx, g_position));
+}
+
+static void a_system_sends_zeroed_messages_and_copies_through_the_types_hook(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_desc desc;
+    ecs_sched_message_cursor plain, copied;
+    ecs_sched_messages read;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "Copied";
+    desc.size = sizeof(Hit);
+    desc.hooks.copy = count_copies;
+    g_copied = ecs_sched_message_register(w, &desc);
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    g_copies = 0;
+    plain = ecs_sched_message_cursor_make(w, g_hit);
+    copied = ecs_sched_message_cursor_make(w, g_copied);
+    ADD_SYSTEM(w, .name = "sender", .fn = send_plain_and_copied, .writes = {g_hit, g_copied});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Position' is a component, not a message type"));
+    read = ecs_sched_message_read(w, &plain);
+    assert_int_equal(read.total, 2);
+    assert_true(ecs_sched_messages_next(&read));
+    assert_int_equal(((const Hit *)read.data)[1].damage, 0);
+    read = ecs_sched_message_read(w, &copied);
+    assert_int_equal(read.total, 2);
+    assert_true(ecs_sched_messages_next(&read));
+    assert_int_equal(((const Hit *)read.data)[1].damage, 8);
+    assert_int_equal(g_copies, 2);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_system_sends_zeroed_messages_and_copies_through_the_types_hook),
         cmocka_unit_test(a_message_sent_in_place_comes_zeroed_whatever_its_size),
         cmocka_unit_test(a_message_type_needs_a_name),
         cmocka_unit_test(registering_a_message_type_again_returns_its_id),
