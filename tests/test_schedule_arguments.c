@@ -319,11 +319,47 @@ static void a_group_sharing_only_an_ambiguity_is_grouped(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- resources a system's queries name ---- */
+
+static void resources_named_by_queries_count_with_the_declared_ones(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    ecs_sched_id res[9];
+    ecs_sched_system_desc d;
+    char name[16];
+    int i;
+    (void)state;
+    for (i = 0; i < 9; i++) {
+        snprintf(name, sizeof name, "R%d", i);
+        res[i] = ecs_sched_component_register_type(w, name, sizeof(int), 0);
+        assert_int_equal(ecs_sched_resource_insert(w, res[i], NULL), ECS_SCHED_OK);
+    }
+    memset(&d, 0, sizeof d);
+    d.name = "greedy";
+    d.fn = record;
+    for (i = 0; i < ECS_SCHED_MAX_RESOURCES; i++) d.reads[i] = res[i];
+    d.queries[0].terms[0] = ecs_sched_read(c.position);
+    d.queries[0].terms[1] = ecs_sched_resource_read(res[0]);   /* declared already: counted once */
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    d.name = "too_greedy";
+    d.queries[0].terms[1] = ecs_sched_resource_read(res[8]);
+    expect_error(w, ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_ERR_LIMIT,
+                 "add_system: system 'too_greedy' names more resources than it can hold");
+    d.name = "writer";
+    memset(d.reads, 0, sizeof d.reads);
+    d.writes[0] = res[1];
+    d.queries[0].terms[1] = ecs_sched_resource_write(res[1]);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove_system(w, UPDATE, "too_greedy"), ECS_SCHED_ERR_NOT_FOUND);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(removing_a_system_keeps_the_conditions_of_the_others),
         cmocka_unit_test(a_group_sharing_only_an_order_without_sync_point_is_ordered_by_it),
         cmocka_unit_test(a_group_sharing_only_an_ambiguity_is_grouped),
+        cmocka_unit_test(resources_named_by_queries_count_with_the_declared_ones),
         cmocka_unit_test(a_schedule_needs_a_label),
         cmocka_unit_test(removing_a_system_needs_a_schedule_and_a_name_it_knows),
         cmocka_unit_test(a_group_of_systems_needs_as_many_systems_as_it_counts),
