@@ -862,6 +862,39 @@ static void only_a_component_registered_as_tracked_is_tracked(void **state) {
     check_and_destroy(w);
 }
 
+static void bump_plain_when_gated(ecs_sched_system_ctx *ctx) {
+    int *score;
+    if (!g_gate) return;
+    score = (int *)ecs_sched_ctx_resource_mut(ctx, g_plain);
+    if (score) (*score)++;
+}
+
+static void a_resource_written_by_a_system_or_inserted_again_is_changed(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_condition changed = ecs_sched_condition_resource_changed(g_plain);
+    int score = 1;
+    (void)state;
+    g_guarded_runs = 0;
+    g_gate = false;
+    assert_int_equal(ecs_sched_resource_insert(w, g_plain, &score), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "bump", .fn = bump_plain_when_gated, .writes = {g_plain});
+    ADD_SYSTEM(w, .name = "on_change", .fn = count_run, .run_if = {&changed}, .after = {"bump"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* there: new to it */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* nothing */
+    assert_int_equal(g_guarded_runs, 1);
+    g_gate = true;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* written by bump */
+    assert_int_equal(g_guarded_runs, 2);
+    g_gate = false;
+    score = 5;
+    assert_int_equal(ecs_sched_resource_insert(w, g_plain, &score), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* inserted again */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* nothing */
+    assert_int_equal(g_guarded_runs, 3);
+    assert_int_equal(*(const int *)ecs_sched_resource_get(w, g_plain), 5);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(only_a_component_registered_as_tracked_is_tracked),
@@ -893,6 +926,7 @@ int main(void) {
         cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
         cmocka_unit_test(a_change_older_than_the_age_at_which_ticks_move_is_still_seen),
         cmocka_unit_test(resource_changed_is_true_once_per_change_and_added_once),
+        cmocka_unit_test(a_resource_written_by_a_system_or_inserted_again_is_changed),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
