@@ -895,6 +895,66 @@ static void a_resource_written_by_a_system_or_inserted_again_is_changed(void **s
     check_and_destroy(w);
 }
 
+/* ---- runs over tick blocks, and two filters read from the change log ---- */
+
+static void a_change_of_every_row_of_two_whole_blocks_is_one_run(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_entity e[128];
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_iter it;
+    int i;
+    (void)state;
+    for (i = 0; i < 128; i++) e[i] = spawn_at(w, (float)i);
+    assert_int_equal(rows_of(q), 128);
+    for (i = 0; i < 128; i++) assert_non_null(ecs_sched_get_mut(w, e[i], g_pos));
+    it = ecs_sched_query_iter(q);
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(it.count, 128);
+    assert_false(ecs_sched_iter_next(&it));
+    check_and_destroy(w);
+}
+
+static void an_added_query_skips_a_block_with_nothing_new(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_added(g_pos), (ecs_sched_term){0});
+    ecs_sched_iter it;
+    int i;
+    (void)state;
+    for (i = 0; i < 100; i++) spawn_at(w, (float)i);
+    assert_int_equal(rows_of(q), 100);
+    spawn_at(w, 500);
+    it = ecs_sched_query_iter(q);
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(it.count, 1);
+    assert_true(ECS_SCHED_FIELD(&it, Position, 0)[0].x == 500);
+    assert_false(ecs_sched_iter_next(&it));
+    check_and_destroy(w);
+}
+
+static int32_t rows_by_index(const ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0;
+    while (ecs_sched_iter_next_rows(&it)) rows += it.count;
+    return rows;
+}
+
+static void by_index_a_query_both_added_and_changed_hands_out_the_new_rows_only(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), ecs_sched_added(g_pos));
+    ecs_sched_entity e[5];
+    int i;
+    (void)state;
+    for (i = 0; i < 5; i++) e[i] = spawn_at(w, (float)i);
+    assert_int_equal(rows_by_index(q), 5);
+    assert_non_null(ecs_sched_get_mut(w, e[1], g_pos));
+    assert_non_null(ecs_sched_get_mut(w, e[3], g_pos));
+    assert_int_equal(rows_by_index(q), 0);   /* changed, not added */
+    spawn_at(w, 9);
+    assert_non_null(ecs_sched_get_mut(w, e[2], g_pos));
+    assert_int_equal(rows_by_index(q), 1);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(only_a_component_registered_as_tracked_is_tracked),
@@ -926,6 +986,9 @@ int main(void) {
         cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
         cmocka_unit_test(a_change_older_than_the_age_at_which_ticks_move_is_still_seen),
         cmocka_unit_test(resource_changed_is_true_once_per_change_and_added_once),
+        cmocka_unit_test(a_change_of_every_row_of_two_whole_blocks_is_one_run),
+        cmocka_unit_test(an_added_query_skips_a_block_with_nothing_new),
+        cmocka_unit_test(by_index_a_query_both_added_and_changed_hands_out_the_new_rows_only),
         cmocka_unit_test(a_resource_written_by_a_system_or_inserted_again_is_changed),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
