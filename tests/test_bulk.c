@@ -1272,8 +1272,90 @@ static void test_removing_the_mark_of_a_base_in_bulk_is_refused(void **state) {
     check_and_destroy(b.w);
 }
 
+static void test_query_insert_heard_by_an_on_insert_observer_goes_entity_by_entity(void **state) {
+    bulk_world b = make_world();
+    observed o;
+    ecs_sched_entity e = spawn_pv(&b, 1), f = spawn_pv(&b, 2);
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    Health h = {7};
+    (void)state;
+    memset(&o, 0, sizeof o);
+    observe(b.w, ECS_SCHED_ON_INSERT, b.health, count_call, &o);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(b.position);
+    q = ecs_sched_query_create(b.w, &d);
+    assert_int_equal(ecs_sched_query_insert(b.w, q, b.health, &h), ECS_SCHED_OK);
+    assert_int_equal(o.calls, 2);
+    assert_int_equal(((const Health *)ecs_sched_get(b.w, e, b.health))->hp, 7);
+    assert_int_equal(((const Health *)ecs_sched_get(b.w, f, b.health))->hp, 7);
+    ecs_sched_query_destroy(q);
+    check_and_destroy(b.w);
+}
+
+static ecs_sched_entity g_first, g_partner;
+static int g_removals;
+
+static void despawn_the_partner(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    g_removals++;
+    if (trigger->entity == g_first && ecs_sched_is_alive(w, g_partner)) {
+        assert_int_equal(ecs_sched_despawn(w, g_partner), ECS_SCHED_OK);
+    }
+}
+
+static void test_remove_all_passes_over_an_entity_an_observer_despawned(void **state) {
+    bulk_world b = make_world();
+    observed o;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    g_removals = 0;
+    g_first = spawn_pv(&b, 1);
+    g_partner = spawn_pv(&b, 2);
+    observe(b.w, ECS_SCHED_ON_REMOVE, b.position, despawn_the_partner, &o);
+    assert_int_equal(ecs_sched_remove_all(b.w, b.position), ECS_SCHED_OK);
+    assert_true(ecs_sched_is_alive(b.w, g_first));
+    assert_false(ecs_sched_has(b.w, g_first, b.position));
+    assert_false(ecs_sched_is_alive(b.w, g_partner));
+    assert_int_equal(g_removals, 2);   /* the first's removal, the partner's despawn */
+    check_and_destroy(b.w);
+}
+
+static void insert_on_first_despawns_partner(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    g_removals++;
+    if (trigger->entity == g_first && ecs_sched_is_alive(w, g_partner)) {
+        assert_int_equal(ecs_sched_despawn(w, g_partner), ECS_SCHED_OK);
+    }
+}
+
+static void test_query_insert_passes_over_an_entity_an_observer_despawned(void **state) {
+    bulk_world b = make_world();
+    observed o;
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    g_removals = 0;
+    g_first = spawn_pv(&b, 1);
+    g_partner = spawn_pv(&b, 2);
+    observe(b.w, ECS_SCHED_ON_ADD, b.frozen, insert_on_first_despawns_partner, &o);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(b.position);
+    q = ecs_sched_query_create(b.w, &d);
+    assert_int_equal(ecs_sched_query_insert(b.w, q, b.frozen, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(b.w, g_first, b.frozen));
+    assert_false(ecs_sched_is_alive(b.w, g_partner));
+    assert_int_equal(g_removals, 1);
+    ecs_sched_query_destroy(q);
+    check_and_destroy(b.w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_query_insert_heard_by_an_on_insert_observer_goes_entity_by_entity),
+        cmocka_unit_test(test_remove_all_passes_over_an_entity_an_observer_despawned),
+        cmocka_unit_test(test_query_insert_passes_over_an_entity_an_observer_despawned),
         cmocka_unit_test(test_every_bulk_operation_through_the_world_from_a_plain_system_is_refused),
         cmocka_unit_test(test_query_remove_through_a_query_of_parents_goes_entity_by_entity),
         cmocka_unit_test(test_query_remove_of_a_relationship_kind_unrelates_each_matched_source),
