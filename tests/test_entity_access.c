@@ -349,6 +349,85 @@ static void a_refused_bulk_despawn_in_a_system_names_the_system_once(void **stat
     check_and_destroy(w);
 }
 
+/* ---- from a system that may not change the world, from a base, heard on set ---- */
+
+static ecs_sched_entity g_target;
+static void *g_values[3];
+
+static void write_in_place_through_the_world(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_values[0] = ecs_sched_ensure(g_observed, g_target, g_vel);
+    g_values[1] = ecs_sched_emplace(g_observed, g_target, g_vel, NULL);
+    g_values[2] = ecs_sched_ensure(g_observed, g_target, g_score);
+}
+
+static void adding_in_place_from_a_plain_system_is_refused(void **state) {
+    ecs_sched_world *w = access_world();
+    (void)state;
+    g_observed = w;
+    g_target = ecs_sched_spawn(w);
+    g_values[0] = g_values[1] = g_values[2] = &g_target;
+    ADD_SYSTEM(w, .name = "sneaky", .fn = write_in_place_through_the_world);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_values[0]);
+    assert_null(g_values[1]);
+    assert_null(g_values[2]);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'sneaky'"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "ensure through the world"));
+    assert_false(ecs_sched_has(w, g_target, g_vel));
+    assert_false(ecs_sched_has(w, g_target, g_score));
+    check_and_destroy(w);
+}
+
+static void ensure_on_an_instance_starts_from_its_bases_value(void **state) {
+    ecs_sched_world *w = access_world();
+    Position p = {5, 6};
+    ecs_sched_entity base = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&p});
+    ecs_sched_entity instance = ecs_sched_spawn(w);
+    Position *own;
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, instance, ecs_sched_is_a(w), base, NULL), ECS_SCHED_OK);
+    own = (Position *)ecs_sched_ensure(w, instance, g_pos);
+    assert_non_null(own);
+    assert_true(own->x == 5 && own->y == 6);
+    own->x = 9;
+    assert_true(((const Position *)ecs_sched_get(w, base, g_pos))->x == 5);
+    assert_true(((const Position *)ecs_sched_get(w, instance, g_pos))->x == 9);
+    check_and_destroy(w);
+}
+
+static int g_sets;
+
+static void count_sets(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    (void)t;
+    g_sets++;
+}
+
+static void modified_is_heard_by_on_set_observers(void **state) {
+    ecs_sched_world *w = access_world();
+    ecs_sched_observer_desc d;
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    bool is_new = false;
+    Position *p;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "setter";
+    d.event = ECS_SCHED_ON_SET;
+    d.component = g_pos;
+    d.fn = count_sets;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    g_sets = 0;
+    p = (Position *)ecs_sched_emplace(w, e, g_pos, &is_new);
+    assert_non_null(p);
+    assert_true(is_new);
+    assert_int_equal(g_sets, 0);   /* emplace publishes nothing */
+    p->x = 2;
+    assert_int_equal(ecs_sched_modified(w, e, g_pos), ECS_SCHED_OK);
+    assert_int_equal(g_sets, 1);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_tag_or_a_relationship_kind_has_no_value_to_write_in_place),
@@ -368,6 +447,9 @@ int main(void) {
         cmocka_unit_test(table_components_spawn_as_usual_in_a_world_with_sparse_ones),
         cmocka_unit_test(insert_many_without_ids_is_refused),
         cmocka_unit_test(a_refused_bulk_despawn_in_a_system_names_the_system_once),
+        cmocka_unit_test(adding_in_place_from_a_plain_system_is_refused),
+        cmocka_unit_test(ensure_on_an_instance_starts_from_its_bases_value),
+        cmocka_unit_test(modified_is_heard_by_on_set_observers),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }

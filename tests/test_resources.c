@@ -427,11 +427,40 @@ static void only_a_registered_resource_can_be_main_thread_only(void **state) {
     check_and_destroy(w);
 }
 
+static ecs_sched_result g_inserted, g_removed;
+
+static void change_resources_through_the_world(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_inserted = ecs_sched_resource_insert(g_observed, g_gravity, NULL);
+    g_removed = ecs_sched_resource_remove(g_observed, g_gravity);
+}
+
+static void changing_resources_through_the_world_from_a_plain_system_is_refused(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    Gravity g = {0, -1, 0};
+    (void)state;
+    g_observed = w;
+    g_gravity = ECS_SCHED_COMPONENT(w, Gravity);
+    assert_int_equal(ecs_sched_resource_insert(w, g_gravity, &g), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+                         .name = "sneaky", .fn = change_resources_through_the_world}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Update"), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_inserted, ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_removed, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "resource_insert through the world"));
+    assert_non_null(strstr(log.text, "resource_remove through the world"));
+    assert_true(((const Gravity *)ecs_sched_resource_get(w, g_gravity))->y == -1);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_resource_inserted_inside_an_observer_is_there_once_the_change_is_done),
         cmocka_unit_test(removing_a_resource_inside_an_observer_is_refused),
         cmocka_unit_test(only_a_registered_resource_can_be_main_thread_only),
+        cmocka_unit_test(changing_resources_through_the_world_from_a_plain_system_is_refused),
         cmocka_unit_test(inserted_resource_exists_and_reads_back),
         cmocka_unit_test(inserted_value_is_copied_by_the_world),
         cmocka_unit_test(inserting_without_a_value_zeroes_the_resource),
