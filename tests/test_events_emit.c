@@ -334,8 +334,21 @@ static void a_system_that_is_not_exclusive_may_not_emit(void **state) {
     check_and_destroy(f.w);
 }
 
+static void an_event_no_observer_hears_is_sent_all_the_same(void **state) {
+    fixture f = make_fixture();
+    (void)state;
+    assert_int_equal(ecs_sched_emit(f.w, &(ecs_sched_event_desc){.event = f.hit, .entity = f.barrel,
+                                                                 .payload = &(Hit){1},
+                                                                 .propagate = true}),
+                     ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    assert_true(ecs_sched_is_alive(f.w, f.barrel));
+    check_and_destroy(f.w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_event_no_observer_hears_is_sent_all_the_same),
         cmocka_unit_test(an_up_observer_that_stops_the_event_keeps_it_from_the_ancestors),
         cmocka_unit_test(emitting_without_a_desc_or_along_a_component_is_refused),
         cmocka_unit_test(a_system_that_is_not_exclusive_may_not_emit),

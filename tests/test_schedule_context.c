@@ -441,8 +441,50 @@ static void a_negative_query_index_is_refused(void **state) {
     check_and_destroy(w);
 }
 
+static void write_missing_score(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 2);
+    g_seen.count = ecs_sched_iter_next_rows(&it) ? 1 : 0;
+    g_seen.mutable_pointer = ecs_sched_ctx_resource_mut(ctx, g_seen.c.score);
+}
+
+static void an_iteration_by_index_of_an_undeclared_query_hands_out_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_components(w);
+    g_seen.mutable_pointer = &g_seen;
+    g_seen.count = -1;
+    ADD_SYSTEM(w, .name = "hopeful", .fn = write_missing_score, .writes = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.mutable_pointer);
+    assert_int_equal(g_seen.count, 0);   /* no query 2: nothing handed out by index either */
+    assert_contains(ecs_sched_last_error(w), "hopeful");
+    assert_contains(ecs_sched_last_error(w), "query 2");
+    check_and_destroy(w);
+}
+
+static void write_missing_score_only(ecs_sched_system_ctx *ctx) {
+    g_seen.mutable_pointer = ecs_sched_ctx_resource_mut(ctx, g_seen.c.score);
+}
+
+static void writing_a_declared_resource_that_is_not_there_names_it(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_components(w);
+    g_seen.mutable_pointer = &g_seen;
+    ADD_SYSTEM(w, .name = "hopeful", .fn = write_missing_score_only, .writes = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_null(g_seen.mutable_pointer);
+    assert_contains(ecs_sched_last_error(w), "system 'hopeful'");
+    assert_contains(ecs_sched_last_error(w), "reads resource 'Score', which does not exist");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_iteration_by_index_of_an_undeclared_query_hands_out_nothing),
+        cmocka_unit_test(writing_a_declared_resource_that_is_not_there_names_it),
         cmocka_unit_test(an_optional_written_resource_is_null_while_absent_and_written_when_there),
         cmocka_unit_test(an_optional_written_resource_declared_as_read_is_refused),
         cmocka_unit_test(a_negative_query_index_is_refused),
