@@ -1250,6 +1250,57 @@ static void the_smallest_and_largest_well_formed_sequences_are_written_as_they_a
     ecs_sched_world_destroy(w);
 }
 
+static void traced_observer(ecs_sched_world *w, const char *name, ecs_sched_observer_event event,
+                            ecs_sched_id component) {
+    ecs_sched_observer_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.event = event;
+    d.component = component;
+    d.fn = observed;
+    if (event == ECS_SCHED_ON_DESPAWN) d.component = 0;
+    if (event == ECS_SCHED_ON_MATCH || event == ECS_SCHED_ON_UNMATCH) {
+        d.component = 0;
+        d.query.terms[0] = ecs_sched_read(component);
+    }
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+}
+
+static void every_observer_event_is_named_in_the_trace(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_id ping = ECS_SCHED_TAG(w, Ping);
+    static const char *const names[9][2] = {
+        {"added", "on_add"},       {"inserted", "on_insert"}, {"removed", "on_remove"},
+        {"despawned", "on_despawn"}, {"set", "on_set"},       {"unset", "on_unset"},
+        {"matched", "on_match"},   {"unmatched", "on_unmatch"}, {"pinged", "on_event"}};
+    Position p = {1, 2};
+    ecs_sched_entity e;
+    cJSON *root;
+    int i;
+    (void)state;
+    for (i = 0; i < 8; i++) {
+        traced_observer(w, names[i][0], (ecs_sched_observer_event)(ECS_SCHED_ON_ADD + i), pos);
+    }
+    traced_observer(w, names[8][0], ECS_SCHED_ON_EVENT, ping);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    e = ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p});
+    assert_int_equal(ecs_sched_emit(w, &(ecs_sched_event_desc){.event = ping}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, e), ECS_SCHED_OK);
+    root = written_trace(w);
+    for (i = 0; i < 9; i++) {
+        const cJSON *event = find_event(root, "observer", names[i][0]);
+        if (!event) print_error("observer '%s' not traced\n", names[i][0]);
+        assert_non_null(event);
+        assert_string_equal(cJSON_GetStringValue(arg_of(event, "event")), names[i][1]);
+    }
+    assert_null(arg_of(find_event(root, "observer", "despawned"), "component"));
+    assert_string_equal(cJSON_GetStringValue(arg_of(find_event(root, "observer", "pinged"),
+                                                    "component")), "Ping");
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_trace_lists_every_system_run_with_its_schedule),
@@ -1298,6 +1349,7 @@ int main(void) {
         cmocka_unit_test(two_systems_of_one_name_cannot_be_told_apart_by_it),
         cmocka_unit_test(switching_a_system_to_the_state_it_is_in_changes_nothing),
         cmocka_unit_test(a_negative_frame_count_or_an_empty_path_is_refused),
+        cmocka_unit_test(every_observer_event_is_named_in_the_trace),
         cmocka_unit_test(the_smallest_and_largest_well_formed_sequences_are_written_as_they_are),
         cmocka_unit_test(a_trace_is_not_started_stopped_or_written_while_a_schedule_runs),
         cmocka_unit_test(a_trace_started_again_with_the_same_capacity_reuses_its_buffer),
