@@ -745,8 +745,48 @@ static void a_monitor_cannot_hear_ancestors(void **state) {
     check_and_destroy(w);
 }
 
+static uint32_t g_other_observer;
+static ecs_sched_result g_removal;
+
+static void remove_another_observer(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)t;
+    g_removal = ecs_sched_observer_remove(ecs_sched_ctx_world(ctx), g_other_observer);
+}
+
+static void removing_an_observer_inside_an_observer_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    Position p = {1, 1};
+    (void)state;
+    g_other_observer = observe(w, "other", ECS_SCHED_ON_ADD, g_vel, trace_event);
+    observe(w, "remover", ECS_SCHED_ON_ADD, g_pos, remove_another_observer);
+    g_removal = ECS_SCHED_OK;
+    ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&p});
+    assert_int_equal(g_removal, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "removing an observer inside an observer"));
+    assert_int_equal(ecs_sched_observer_remove(w, g_other_observer), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+static void an_observer_filtering_on_the_prefab_tag_hears_prefabs(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("prefabs", ECS_SCHED_ON_ADD, g_pos);
+    ecs_sched_entity prefab = ecs_sched_spawn(w), plain = ecs_sched_spawn(w);
+    Position p = {4, 0};
+    (void)state;
+    d.fn = trace_event;
+    d.with[0] = ecs_sched_prefab_tag(w);
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    assert_int_equal(ecs_sched_insert(w, prefab, ecs_sched_prefab_tag(w), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, plain, g_pos, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, prefab, g_pos, &p), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "prefabs:add=4");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(removing_an_observer_inside_an_observer_is_refused),
+        cmocka_unit_test(an_observer_filtering_on_the_prefab_tag_hears_prefabs),
         cmocka_unit_test(monitors_of_one_entity_or_with_filters_hear_only_those),
         cmocka_unit_test(a_monitor_cannot_hear_ancestors),
         cmocka_unit_test(an_observer_query_that_picks_rows_within_a_table_is_refused),
