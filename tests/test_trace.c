@@ -1301,6 +1301,95 @@ static void every_observer_event_is_named_in_the_trace(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+static bool always_holds(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    return true;
+}
+
+static void the_condition_named_is_the_first_one_that_failed(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_condition never = never_condition();
+    ecs_sched_condition yes;
+    ecs_sched_set_desc set;
+    ecs_sched_system_desc d[2];
+    ecs_sched_system_outcome out[2];
+    cJSON *root;
+    const cJSON *c;
+    (void)state;
+    memset(&yes, 0, sizeof yes);
+    yes.name = "yes";
+    yes.fn = always_holds;
+    memset(&set, 0, sizeof set);
+    set.name = "open";
+    set.run_if[0] = &yes;
+    assert_int_equal(ecs_sched_configure_set(w, UPDATE, &set), ECS_SCHED_OK);
+    d[0] = system_named("guarded", note);
+    d[0].in_set[0] = "open";
+    d[0].run_if[0] = &yes;
+    d[0].run_if[1] = &never;
+    d[1] = system_named("free", note);
+    d[1].run_if[0] = &yes;
+    add_all(w, d, 2);
+    ecs_sched_outcomes_enable(w, true);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "free ");
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 2), 2);
+    assert_int_equal(out[0].outcome, ECS_SCHED_OUTCOME_SKIPPED);
+    assert_string_equal(out[0].condition, "never");
+    assert_null(out[0].set);   /* the set's condition held */
+    root = written_trace(w);
+    c = find_event(root, "condition", "yes");
+    assert_non_null(c);
+    assert_true(cJSON_IsTrue(arg_of(c, "result")));
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_trace_written_to_a_full_device_is_refused_naming_the_path(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_write(w, "/dev/full"), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "/dev/full"));
+    ecs_sched_world_destroy(w);
+}
+
+static void what_ran_needs_a_run_with_outcomes_on(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_world *empty = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    (void)state;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, NULL, 0), -1);
+    assert_non_null(strstr(ecs_sched_last_error(w), "what_ran: no run of schedule 'Update' was recorded"));
+    ecs_sched_stats_enable(empty, true);   /* no schedule yet: nothing to clear */
+    ecs_sched_stats_enable(empty, false);
+    assert_int_equal(ecs_sched_what_ran(empty, UPDATE, NULL, 0), -1);
+    assert_int_equal(ecs_sched_last_result(empty), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    ecs_sched_world_destroy(empty);
+    ecs_sched_world_destroy(w);
+}
+
+static void what_ran_leaves_the_sync_points_out(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d[2];
+    ecs_sched_system_outcome out[3];
+    (void)state;
+    d[0] = system_named("spawner", spawns_three);
+    d[0].commands = true;
+    d[1] = system_named("after", note);
+    d[1].after[0] = "spawner";
+    add_all(w, d, 2);
+    ecs_sched_outcomes_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 3), 2);
+    assert_string_equal(out[0].system, "spawner");
+    assert_string_equal(out[1].system, "after");
+    ecs_sched_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_trace_lists_every_system_run_with_its_schedule),
@@ -1349,6 +1438,10 @@ int main(void) {
         cmocka_unit_test(two_systems_of_one_name_cannot_be_told_apart_by_it),
         cmocka_unit_test(switching_a_system_to_the_state_it_is_in_changes_nothing),
         cmocka_unit_test(a_negative_frame_count_or_an_empty_path_is_refused),
+        cmocka_unit_test(the_condition_named_is_the_first_one_that_failed),
+        cmocka_unit_test(a_trace_written_to_a_full_device_is_refused_naming_the_path),
+        cmocka_unit_test(what_ran_needs_a_run_with_outcomes_on),
+        cmocka_unit_test(what_ran_leaves_the_sync_points_out),
         cmocka_unit_test(every_observer_event_is_named_in_the_trace),
         cmocka_unit_test(the_smallest_and_largest_well_formed_sequences_are_written_as_they_are),
         cmocka_unit_test(a_trace_is_not_started_stopped_or_written_while_a_schedule_runs),
