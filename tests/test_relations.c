@@ -1287,8 +1287,36 @@ static void making_a_subtree_prefab_is_heard_by_observers_of_the_prefab_tag(void
     check_and_destroy(w);
 }
 
+static void despawning_a_large_tree_with_other_relationships_takes_them_along(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity root = ecs_sched_spawn(w), outsider = ecs_sched_spawn(w), children[48];
+    int i;
+    (void)state;
+    for (i = 0; i < 48; i++) {
+        children[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, children[i], i < 8 ? root : children[i - 8]),
+                         ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_relate(w, outsider, likes, children[40], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, children[3], likes, outsider, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, children[10], likes, children[20], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    for (i = 0; i < 48; i++) assert_false(ecs_sched_is_alive(w, children[i]));
+    assert_true(ecs_sched_is_alive(w, outsider));
+    assert_int_equal(ecs_sched_target_count(w, outsider, likes), 0);
+    {
+        int32_t count = 9;
+        assert_null(ecs_sched_sources(w, likes, outsider, &count));
+        assert_int_equal(count, 0);
+    }
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(despawning_a_large_tree_with_other_relationships_takes_them_along),
         cmocka_unit_test(despawning_a_source_of_several_targets_is_heard_once_per_target),
         cmocka_unit_test(an_unrelate_inside_an_observer_is_applied_after_it),
         cmocka_unit_test(unrelating_through_the_world_from_a_plain_system_is_refused),
