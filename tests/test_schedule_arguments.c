@@ -163,6 +163,14 @@ static void queries_reaching_one_value_twice_are_refused_with_a_hint(void **stat
                      .queries = {{{ecs_sched_read(c.position)}},
                                  {{ecs_sched_write(c.position), ecs_sched_read(c.score)}}}}),
                  ECS_SCHED_ERR_INVALID_QUERY, "(here: ecs_sched_without(Score) in query 0)");
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "optional", .fn = record,
+                         .queries = {{{ecs_sched_write(c.position),
+                                       ecs_sched_optional_read(c.velocity)}},
+                                     {{ecs_sched_read(c.position)}}}}),
+                     ECS_SCHED_ERR_INVALID_QUERY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "or join them into one query"));
+    assert_null(strstr(ecs_sched_last_error(w), "(here:"));   /* an optional term separates nothing */
     expect_error(w, ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
                      .name = "same", .fn = record,
                      .queries = {{{ecs_sched_write(c.position)}}, {{ecs_sched_write(c.position)}}}}),
