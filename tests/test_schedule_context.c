@@ -481,8 +481,26 @@ static void writing_a_declared_resource_that_is_not_there_names_it(void **state)
     check_and_destroy(w);
 }
 
+static void read_an_unknown_resource(ecs_sched_system_ctx *ctx) {
+    g_seen.pointer = ecs_sched_ctx_resource(ctx, 4000);
+}
+
+static void reading_an_unregistered_resource_is_refused_as_undeclared(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.pointer = &g_seen;
+    ADD_SYSTEM(w, .name = "lost", .fn = read_an_unknown_resource);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.pointer);
+    assert_contains(ecs_sched_last_error(w), "system 'lost'");
+    assert_contains(ecs_sched_last_error(w), "reads resource '?' without declaring it");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reading_an_unregistered_resource_is_refused_as_undeclared),
         cmocka_unit_test(an_iteration_by_index_of_an_undeclared_query_hands_out_nothing),
         cmocka_unit_test(writing_a_declared_resource_that_is_not_there_names_it),
         cmocka_unit_test(an_optional_written_resource_is_null_while_absent_and_written_when_there),
