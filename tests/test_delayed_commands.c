@@ -439,8 +439,50 @@ static void a_world_without_clocks_has_no_waiting_buffers(void **state) {
     check_and_destroy(w);
 }
 
+static void waiting_buffers_and_their_own_delayed_buffers_come_back_with_a_snapshot(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_commands *cmd, *later, *much_later;
+    ecs_sched_snapshot *snap;
+    ecs_sched_entity e[43];
+    int i;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    for (i = 0; i < 43; i++) e[i] = ecs_sched_spawn(w);
+    cmd = ecs_sched_commands_create(w);
+    later = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, MS(10));
+    for (i = 0; i < 40; i++) ecs_sched_commands_despawn(later, e[i]);   /* more than one block */
+    much_later = ecs_sched_commands_after(later, ECS_SCHED_CLOCK_VIRTUAL, MS(10));
+    ecs_sched_commands_despawn(much_later, e[40]);
+    ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_FIXED, MS(5)), e[41]);
+    ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, MS(30)), e[42]);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 2);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 1);
+    snap = ecs_sched_snapshot_take(w);
+    assert_non_null(snap);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 3);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 2);
+    assert_int_equal(ecs_sched_snapshot_restore(w, snap), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 43);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 2);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 1);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 3);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(20)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    assert_true(ecs_sched_is_alive(w, e[41]));   /* the fixed clock has not moved */
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 0);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 1);
+    ecs_sched_snapshot_free(snap);
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(waiting_buffers_and_their_own_delayed_buffers_come_back_with_a_snapshot),
         cmocka_unit_test(a_delayed_buffer_destroyed_before_its_owner_is_applied_is_dropped),
         cmocka_unit_test(a_waiting_buffer_destroyed_leaves_the_queue),
         cmocka_unit_test(applying_a_delay_whose_clock_was_removed_fails_naming_it),
