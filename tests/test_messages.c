@@ -769,8 +769,71 @@ static void a_system_sends_zeroed_messages_and_copies_through_the_types_hook(voi
     check_and_destroy(w);
 }
 
+static ecs_sched_world *g_sending_world;
+static ecs_sched_result g_world_send;
+
+static void send_through_the_world(ecs_sched_system_ctx *ctx) {
+    Hit h = {1, 1};
+    (void)ctx;
+    g_world_send = ecs_sched_send(g_sending_world, g_hit, &h);
+}
+
+static void sending_through_the_world_from_a_plain_system_is_refused(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c = ecs_sched_message_cursor_make(w, g_hit);
+    (void)state;
+    g_sending_world = w;
+    g_world_send = ECS_SCHED_OK;
+    ADD_SYSTEM(w, .name = "sneaky", .fn = send_through_the_world, .writes = {g_hit});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_world_send, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "send through the world"));
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    check_and_destroy(w);
+}
+
+static void updating_the_queues_of_a_world_without_messages_does_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ecs_sched_messages_update(w);
+    ecs_sched_messages_update(w);
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    check_and_destroy(w);
+}
+
+typedef struct Heal { int amount; } Heal;
+static ecs_sched_id g_heal;
+
+static void read_both(ecs_sched_system_ctx *ctx) {
+    size_t n = strlen(g_read);
+    ecs_sched_messages hits = ecs_sched_ctx_messages(ctx, g_hit);
+    ecs_sched_messages heals = ecs_sched_ctx_messages(ctx, g_heal);
+    snprintf(g_read + n, sizeof g_read - n, "%s%d/%d", n ? " " : "", (int)hits.total, (int)heals.total);
+}
+
+static void a_reader_of_two_types_keeps_a_place_in_each(void **state) {
+    ecs_sched_world *w = message_world();
+    Heal heal = {3};
+    (void)state;
+    g_heal = ECS_SCHED_MESSAGE(w, Heal);
+    g_read[0] = '\0';
+    ADD_SYSTEM(w, .name = "both", .fn = read_both, .reads = {g_hit, g_heal});
+    send_hits(w, 1, 2);
+    assert_int_equal(ecs_sched_send(w, g_heal, &heal), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    send_hits(w, 3, 1);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_send(w, g_heal, &heal), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_read, "2/1 1/0 0/1");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sending_through_the_world_from_a_plain_system_is_refused),
+        cmocka_unit_test(updating_the_queues_of_a_world_without_messages_does_nothing),
+        cmocka_unit_test(a_reader_of_two_types_keeps_a_place_in_each),
         cmocka_unit_test(a_system_sends_zeroed_messages_and_copies_through_the_types_hook),
         cmocka_unit_test(a_message_sent_in_place_comes_zeroed_whatever_its_size),
         cmocka_unit_test(a_message_type_needs_a_name),
