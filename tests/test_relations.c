@@ -1314,8 +1314,41 @@ static void despawning_a_large_tree_with_other_relationships_takes_them_along(vo
     check_and_destroy(w);
 }
 
+static int g_despawns;
+
+static void count_despawn(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    (void)t;
+    g_despawns++;
+}
+
+static void an_observed_tree_despawn_is_heard_for_every_entity_and_relationship(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity root = ecs_sched_spawn(w), outsider = ecs_sched_spawn(w), children[6];
+    int i;
+    (void)state;
+    g_heard[0] = '\0';
+    g_despawns = 0;
+    for (i = 0; i < 6; i++) {
+        children[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, children[i], i < 3 ? root : children[i - 3]),
+                         ECS_SCHED_OK);
+        if (i % 2 == 0) assert_int_equal(ecs_sched_relate(w, children[i], likes, outsider, NULL), ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_set_name(w, children[4], "named"), ECS_SCHED_OK);
+    add_hearing(w, "unliked", ECS_SCHED_ON_REMOVE, likes, count_despawn);
+    add_hearing(w, "despawned", ECS_SCHED_ON_DESPAWN, 0, count_despawn);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    assert_int_equal(g_despawns, 3 + 7);   /* three relationships, seven entities */
+    for (i = 0; i < 6; i++) assert_false(ecs_sched_is_alive(w, children[i]));
+    assert_true(ecs_sched_is_alive(w, outsider));
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_observed_tree_despawn_is_heard_for_every_entity_and_relationship),
         cmocka_unit_test(despawning_a_large_tree_with_other_relationships_takes_them_along),
         cmocka_unit_test(despawning_a_source_of_several_targets_is_heard_once_per_target),
         cmocka_unit_test(an_unrelate_inside_an_observer_is_applied_after_it),
