@@ -646,11 +646,41 @@ static void an_ordered_tracked_writer_handed_out_by_index_marks_the_rows_it_hand
     check_and_destroy(w);
 }
 
+static void a_tag_of_another_entity_gates_a_query_and_gives_no_field(void **state) {
+    world_setup s;
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    ecs_sched_entity flag;
+    ecs_sched_iter it;
+    int32_t rows = 0;
+    (void)state;
+    setup_world(&s);
+    flag = ecs_sched_spawn(s.world);
+    spawn_kind(&s, 1, 0);
+    spawn_kind(&s, 2, 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(s.position);
+    d.terms[1] = ecs_sched_from_entity(s.frozen, flag);
+    q = ecs_sched_query_create(s.world, &d);
+    assert_non_null(q);
+    assert_int_equal(ecs_sched_query_count(q), 0);   /* the flag lacks the tag */
+    assert_int_equal(ecs_sched_insert(s.world, flag, s.frozen, NULL), ECS_SCHED_OK);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        assert_null(it.fields[1]);
+        rows += it.count;
+    }
+    assert_int_equal(rows, 2);
+    ecs_sched_query_destroy(q);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_ordered_query_iterated_in_pieces_keeps_its_order),
         cmocka_unit_test(a_tracked_component_written_in_pieces_is_changed_in_every_row),
         cmocka_unit_test(an_ordered_tracked_writer_handed_out_by_index_marks_the_rows_it_hands_out),
+        cmocka_unit_test(a_tag_of_another_entity_gates_a_query_and_gives_no_field),
         cmocka_unit_test(query_matches_only_entities_with_every_required_term),
         cmocka_unit_test(iteration_visits_every_matching_entity_exactly_once_across_tables),
         cmocka_unit_test(entities_array_lines_up_with_the_fields),
