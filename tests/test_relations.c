@@ -1346,8 +1346,45 @@ static void an_observed_tree_despawn_is_heard_for_every_entity_and_relationship(
     check_and_destroy(w);
 }
 
+static void a_term_of_every_kind_with_a_related_term_hands_out_the_related_sources_only(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id hates = kind_of(w, "Hates", false, ECS_SCHED_TARGET_DEFAULT);
+    ecs_sched_entity target = ecs_sched_spawn(w), other = ecs_sched_spawn(w);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), c = ecs_sched_spawn(w);
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    char text[64] = "";
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, a, likes, target, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, b, likes, target, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, b, hates, other, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, c, hates, target, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, a, hates, c, NULL), ECS_SCHED_OK);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_each_kind(ecs_sched_wildcard(w), target);
+    d.terms[1] = ecs_sched_related(hates, other);
+    q = ecs_sched_query_create(w, &d);
+    assert_non_null(q);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        int32_t i;
+        for (i = 0; i < it.count; i++) {
+            size_t n = strlen(text);
+            snprintf(text + n, sizeof text - n, "%s%s/%s", n ? " " : "",
+                     it.entities[i] == a ? "a" : it.entities[i] == b ? "b" : "c",
+                     ecs_sched_field_kind(&it, 0, i) == likes ? "likes" : "hates");
+        }
+    }
+    assert_string_equal(text, "b/likes");
+    ecs_sched_query_destroy(q);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_term_of_every_kind_with_a_related_term_hands_out_the_related_sources_only),
         cmocka_unit_test(an_observed_tree_despawn_is_heard_for_every_entity_and_relationship),
         cmocka_unit_test(despawning_a_large_tree_with_other_relationships_takes_them_along),
         cmocka_unit_test(despawning_a_source_of_several_targets_is_heard_once_per_target),
