@@ -1211,6 +1211,78 @@ static void a_delayed_despawn_refused_at_a_fixed_step_fails_the_runners_run(void
     g_world = NULL;
 }
 
+static void clocks_whose_names_are_taken_are_not_set_up_and_leave_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id taken;
+    (void)state;
+    taken = ecs_sched_component_register_type(w, "Time<Fixed>", 4, 4);
+    assert_true(taken != 0);
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_ERR_COMPONENT_MISMATCH);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Time<Fixed>"));
+    assert_int_equal(ecs_sched_time_id(w), 0);
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_component_lookup(w, "Time")));
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_component_lookup(w, "Time<Real>")));
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_component_lookup(w, "Time<Virtual>")));
+    check_and_destroy(w);
+}
+
+static int64_t g_hook_clock;
+
+static int64_t hook_clock(void *user_data) {
+    (void)user_data;
+    return g_hook_clock;
+}
+
+static void a_clock_reading_with_delayed_commands_waiting_applies_them(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_commands *cmd;
+    ecs_sched_entity e;
+    (void)state;
+    g_hook_clock = 1000;
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){.clock = hook_clock}),
+                     ECS_SCHED_OK);
+    e = ecs_sched_spawn(w);
+    cmd = ecs_sched_commands_create(w);
+    ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL,
+                                                        ECS_SCHED_MILLISECONDS(5)), e);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance(w), ECS_SCHED_OK);   /* the first reading: no delta */
+    g_hook_clock += ECS_SCHED_MILLISECONDS(5);
+    assert_int_equal(ecs_sched_time_advance(w), ECS_SCHED_OK);
+    assert_false(ecs_sched_is_alive(w, e));
+    assert_int_equal(((const ecs_sched_time_real *)ecs_sched_resource_get(w, ecs_sched_time_real_id(w)))
+                         ->last_reading_ns,
+                     g_hook_clock);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_virtual_id(w)), ECS_SCHED_OK);
+    g_hook_clock += 10;
+    assert_int_equal(ecs_sched_time_advance(w), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_int_equal(((const ecs_sched_time_real *)ecs_sched_resource_get(w, ecs_sched_time_real_id(w)))
+                         ->last_reading_ns,
+                     g_hook_clock - 10);   /* a failed advance keeps the last reading */
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+static void a_snapshot_without_the_real_clock_restores_the_others(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_snapshot *snap;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, 100), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_real_id(w)), ECS_SCHED_OK);
+    snap = ecs_sched_snapshot_take(w);
+    assert_non_null(snap);
+    assert_int_equal(ecs_sched_time_set_paused(w, true), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_snapshot_restore(w, snap), ECS_SCHED_OK);
+    assert_false(((const ecs_sched_time_virtual *)ecs_sched_resource_get(w, ecs_sched_time_virtual_id(w)))
+                     ->paused);
+    assert_int_equal(((const ecs_sched_time *)ecs_sched_resource_get(w, ecs_sched_time_id(w)))->elapsed_ns,
+                     100);
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_time_real_id(w)));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frames_of_a_tenth_of_a_second_take_six_or_seven_steps_summing_exactly),
@@ -1275,6 +1347,9 @@ int main(void) {
         cmocka_unit_test(a_repeating_delay_whose_clock_was_removed_is_false),
         cmocka_unit_test(the_runner_without_its_fixed_clock_or_time_fails_naming_it),
         cmocka_unit_test(the_wrap_period_needs_the_real_clock),
+        cmocka_unit_test(clocks_whose_names_are_taken_are_not_set_up_and_leave_nothing),
+        cmocka_unit_test(a_clock_reading_with_delayed_commands_waiting_applies_them),
+        cmocka_unit_test(a_snapshot_without_the_real_clock_restores_the_others),
         cmocka_unit_test(a_delayed_despawn_refused_at_a_fixed_step_fails_the_runners_run),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_app);
