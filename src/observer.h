@@ -514,11 +514,15 @@ static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *
 #ifdef ECS_SCHED_TRACE
 static void ecs_sched__call_observer_traced(ecs_sched_world *w, ecs_sched__observer *o,
                                             const ecs_sched_trigger *trigger) {
-    static const char *const events[] = {"?", "on_add", "on_insert", "on_remove", "on_despawn"};
+    static const char *const events[] = {"?",      "on_add",   "on_insert",
+                                         "on_remove", "on_despawn", "on_set",
+                                         "on_unset", "on_match", "on_unmatch",
+                                         "on_event"};
+    unsigned event = (unsigned)trigger->event;
     int64_t begin = ecs_sched__trace_ticks();
     o->fn(&o->ctx, trigger);
     ecs_sched__trace_add(w, ECS_SCHED__TRACE_OBSERVER,
-                         events[(unsigned)trigger->event < 5u ? (unsigned)trigger->event : 0u],
+                         events[event < sizeof events / sizeof *events ? event : 0u],
                          NULL,
                          trigger->component ? w->components[trigger->component].name : NULL,
                          begin, ecs_sched__trace_ticks(), (int32_t)o->id);

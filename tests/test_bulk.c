@@ -1143,8 +1143,224 @@ static void test_remove_all_out_of_memory_changes_nothing(void **state) {
     assert_true(at > 1);   /* some allocation did fail on the way */
 }
 
+/* ==== rarer paths ==== */
+
+typedef struct bulk_calls {
+    ecs_sched_id position, kind;
+    ecs_sched_query *query;
+    ecs_sched_entity target;
+    ecs_sched_result results[5];
+    char errors[5][64];
+} bulk_calls;
+
+static bulk_calls g_calls;
+
+static void keep_result(int i, ecs_sched_result r) {
+    g_calls.results[i] = r;
+    snprintf(g_calls.errors[i], sizeof g_calls.errors[i], "%s", ecs_sched_last_error(g_world));
+}
+
+static void call_every_bulk_operation(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    keep_result(0, ecs_sched_delete_with(g_world, g_calls.position));
+    keep_result(1, ecs_sched_query_insert(g_world, g_calls.query, g_calls.position, NULL));
+    keep_result(2, ecs_sched_query_remove(g_world, g_calls.query, g_calls.position));
+    keep_result(3, ecs_sched_remove_all_pairs(g_world, g_calls.kind, g_calls.target));
+    keep_result(4, ecs_sched_delete_with_pair(g_world, g_calls.kind, g_calls.target));
+}
+
+static void test_every_bulk_operation_through_the_world_from_a_plain_system_is_refused(void **state) {
+    bulk_world b = make_world();
+    ecs_sched_entity e = spawn_pv(&b, 1);
+    ecs_sched_query_desc d;
+    static const char *const names[5] = {"delete_with", "query_insert", "query_remove",
+                                         "remove_all_pairs", "delete_with_pair"};
+    int i;
+    (void)state;
+    memset(&g_calls, 0, sizeof g_calls);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(b.velocity);
+    g_calls.position = b.position;
+    g_calls.query = ecs_sched_query_create(b.w, &d);
+    g_calls.kind = ecs_sched_child_of(b.w);
+    g_calls.target = e;
+    ADD_SYSTEM(b.w, .name = "sweeper", .fn = call_every_bulk_operation);
+    assert_int_equal(ecs_sched_run_schedule(b.w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    for (i = 0; i < 5; i++) {
+        assert_int_equal(g_calls.results[i], ECS_SCHED_ERR_ACCESS);
+        assert_non_null(strstr(g_calls.errors[i], names[i]));
+    }
+    assert_true(ecs_sched_is_alive(b.w, e));
+    assert_position(&b, e, 1);
+    ecs_sched_query_destroy(g_calls.query);
+    check_and_destroy(b.w);
+}
+
+static void test_query_remove_through_a_query_of_parents_goes_entity_by_entity(void **state) {
+    bulk_world b = make_world();
+    ecs_sched_entity moving = spawn_v(&b, 1), still = spawn_p(&b, 9);
+    ecs_sched_entity a = spawn_p(&b, 2), c = spawn_p(&b, 3), orphan = spawn_p(&b, 4);
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(b.w, a, moving), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(b.w, c, still), ECS_SCHED_OK);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(b.position);
+    d.terms[1] = ecs_sched_from_parent(b.velocity);
+    q = ecs_sched_query_create(b.w, &d);
+    assert_non_null(q);
+    assert_int_equal(ecs_sched_query_remove(b.w, q, b.position), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(b.w, a, b.position));
+    assert_position(&b, c, 3);
+    assert_position(&b, orphan, 4);
+    assert_position(&b, still, 9);
+    ecs_sched_query_destroy(q);
+    check_and_destroy(b.w);
+}
+
+static void test_query_remove_of_a_relationship_kind_unrelates_each_matched_source(void **state) {
+    bulk_world b = make_world();
+    ecs_sched_relation_desc rd;
+    ecs_sched_id likes;
+    ecs_sched_entity target = spawn_v(&b, 1);
+    ecs_sched_entity a = spawn_p(&b, 1), c = spawn_v(&b, 2);
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    (void)state;
+    memset(&rd, 0, sizeof rd);
+    rd.name = "Likes";
+    likes = ecs_sched_relation_register(b.w, &rd);
+    assert_int_equal(ecs_sched_relate(b.w, a, likes, target, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(b.w, c, likes, target, NULL), ECS_SCHED_OK);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(b.position);
+    q = ecs_sched_query_create(b.w, &d);
+    assert_int_equal(ecs_sched_query_remove(b.w, q, likes), ECS_SCHED_OK);
+    assert_false(ecs_sched_has_relation(b.w, a, likes, target));
+    assert_true(ecs_sched_has_relation(b.w, c, likes, target));
+    ecs_sched_query_destroy(q);
+    check_and_destroy(b.w);
+}
+
+static void test_delete_with_of_a_sparse_component_nobody_has_despawns_nothing(void **state) {
+    bulk_world b = make_world();
+    ecs_sched_id heat = ecs_sched_sparse_component_register_type(b.w, "Heat", sizeof(int), 0);
+    ecs_sched_entity e = spawn_pv(&b, 1);
+    (void)state;
+    assert_int_equal(ecs_sched_delete_with(b.w, heat), ECS_SCHED_OK);
+    assert_true(ecs_sched_is_alive(b.w, e));
+    assert_int_equal(ecs_sched_entity_count(b.w), 1);
+    check_and_destroy(b.w);
+}
+
+static void test_removing_the_mark_of_a_base_in_bulk_is_refused(void **state) {
+    bulk_world b = make_world();
+    ecs_sched_entity base = spawn_pv(&b, 1), instance = ecs_sched_spawn(b.w);
+    char name[64];
+    ecs_sched_id mark;
+    (void)state;
+    assert_int_equal(ecs_sched_relate(b.w, instance, ecs_sched_is_a(b.w), base, NULL), ECS_SCHED_OK);
+    snprintf(name, sizeof name, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
+             (unsigned)ECS_SCHED_ENTITY_GENERATION(base));
+    mark = ecs_sched_component_lookup(b.w, name);
+    assert_true(mark != 0);
+    assert_int_equal(ecs_sched_remove_all(b.w, mark), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(b.w), "remove_all: '"));
+    assert_non_null(strstr(ecs_sched_last_error(b.w), "marks the instances of a base"));
+    assert_true(ecs_sched_has_relation(b.w, instance, ecs_sched_is_a(b.w), base));
+    check_and_destroy(b.w);
+}
+
+static void test_query_insert_heard_by_an_on_insert_observer_goes_entity_by_entity(void **state) {
+    bulk_world b = make_world();
+    observed o;
+    ecs_sched_entity e = spawn_pv(&b, 1), f = spawn_pv(&b, 2);
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    Health h = {7};
+    (void)state;
+    memset(&o, 0, sizeof o);
+    observe(b.w, ECS_SCHED_ON_INSERT, b.health, count_call, &o);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(b.position);
+    q = ecs_sched_query_create(b.w, &d);
+    assert_int_equal(ecs_sched_query_insert(b.w, q, b.health, &h), ECS_SCHED_OK);
+    assert_int_equal(o.calls, 2);
+    assert_int_equal(((const Health *)ecs_sched_get(b.w, e, b.health))->hp, 7);
+    assert_int_equal(((const Health *)ecs_sched_get(b.w, f, b.health))->hp, 7);
+    ecs_sched_query_destroy(q);
+    check_and_destroy(b.w);
+}
+
+static ecs_sched_entity g_first, g_partner;
+static int g_removals;
+
+static void despawn_the_partner(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    g_removals++;
+    if (trigger->entity == g_first && ecs_sched_is_alive(w, g_partner)) {
+        assert_int_equal(ecs_sched_despawn(w, g_partner), ECS_SCHED_OK);
+    }
+}
+
+static void test_remove_all_passes_over_an_entity_an_observer_despawned(void **state) {
+    bulk_world b = make_world();
+    observed o;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    g_removals = 0;
+    g_first = spawn_pv(&b, 1);
+    g_partner = spawn_pv(&b, 2);
+    observe(b.w, ECS_SCHED_ON_REMOVE, b.position, despawn_the_partner, &o);
+    assert_int_equal(ecs_sched_remove_all(b.w, b.position), ECS_SCHED_OK);
+    assert_true(ecs_sched_is_alive(b.w, g_first));
+    assert_false(ecs_sched_has(b.w, g_first, b.position));
+    assert_false(ecs_sched_is_alive(b.w, g_partner));
+    assert_int_equal(g_removals, 2);   /* the first's removal, the partner's despawn */
+    check_and_destroy(b.w);
+}
+
+static void insert_on_first_despawns_partner(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    g_removals++;
+    if (trigger->entity == g_first && ecs_sched_is_alive(w, g_partner)) {
+        assert_int_equal(ecs_sched_despawn(w, g_partner), ECS_SCHED_OK);
+    }
+}
+
+static void test_query_insert_passes_over_an_entity_an_observer_despawned(void **state) {
+    bulk_world b = make_world();
+    observed o;
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    g_removals = 0;
+    g_first = spawn_pv(&b, 1);
+    g_partner = spawn_pv(&b, 2);
+    observe(b.w, ECS_SCHED_ON_ADD, b.frozen, insert_on_first_despawns_partner, &o);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(b.position);
+    q = ecs_sched_query_create(b.w, &d);
+    assert_int_equal(ecs_sched_query_insert(b.w, q, b.frozen, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(b.w, g_first, b.frozen));
+    assert_false(ecs_sched_is_alive(b.w, g_partner));
+    assert_int_equal(g_removals, 1);
+    ecs_sched_query_destroy(q);
+    check_and_destroy(b.w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_query_insert_heard_by_an_on_insert_observer_goes_entity_by_entity),
+        cmocka_unit_test(test_remove_all_passes_over_an_entity_an_observer_despawned),
+        cmocka_unit_test(test_query_insert_passes_over_an_entity_an_observer_despawned),
+        cmocka_unit_test(test_every_bulk_operation_through_the_world_from_a_plain_system_is_refused),
+        cmocka_unit_test(test_query_remove_through_a_query_of_parents_goes_entity_by_entity),
+        cmocka_unit_test(test_query_remove_of_a_relationship_kind_unrelates_each_matched_source),
+        cmocka_unit_test(test_delete_with_of_a_sparse_component_nobody_has_despawns_nothing),
+        cmocka_unit_test(test_removing_the_mark_of_a_base_in_bulk_is_refused),
         cmocka_unit_test(test_remove_all_takes_a_table_component_from_every_entity_and_keeps_the_others),
         cmocka_unit_test(test_remove_all_relocates_each_column_of_a_table_in_one_move),
         cmocka_unit_test(test_remove_all_destroys_each_removed_value_once),

@@ -734,8 +734,233 @@ static void resource_changed_is_true_once_per_change_and_added_once(void **state
     check_and_destroy(w);
 }
 
+/* ---- marking by hand: refusals, sparse components, and old sparse ticks ---- */
+
+static ecs_sched_id sparse_heat(ecs_sched_world *w) {
+    ecs_sched_component_desc d;
+    ecs_sched_id heat;
+    memset(&d, 0, sizeof d);
+    d.name = "Heat";
+    d.size = sizeof(Heat);
+    d.alignment = ECS_SCHED_ALIGNOF(Heat);
+    d.tracked = true;
+    d.storage = ECS_SCHED_STORAGE_SPARSE;
+    heat = ecs_sched_component_register(w, &d);
+    assert_true(heat != 0);
+    return heat;
+}
+
+static int32_t rows_of(const ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0;
+    while (ecs_sched_iter_next(&it)) rows += it.count;
+    return rows;
+}
+
+static void marking_a_term_or_row_that_is_not_there_is_refused(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    ecs_sched_query_desc d;
+    (void)state;
+    spawn_at(w, 1);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_write_manual(g_pos);
+    d.terms[1] = ecs_sched_read(g_vel);
+    d.terms[2] = ecs_sched_optional_write(g_plain);
+    q = ecs_sched_query_create(w, &d);
+    assert_non_null(q);
+    it = ecs_sched_query_iter(q);
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "iter_mark_changed: row 0 is not a row of the "
+                                                    "current run (0 to -1)"));
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, -1, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "iter_mark_changed: term -1 is not a written "
+                                                    "term of a tracked component"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 3, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "term 3 is not"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 1, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "term 1 is not"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 2, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "term 2 is not"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, 1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "row 1 is not a row of the current run (0 to 0)"));
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, -1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, 0), ECS_SCHED_OK);
+    while (ecs_sched_iter_next(&it)) {}
+    ecs_sched_query_destroy(q);
+    check_and_destroy(w);
+}
+
+static void a_manual_write_of_a_sparse_component_marks_only_the_rows_marked(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_id heat = sparse_heat(w);
+    ecs_sched_entity e[3];
+    ecs_sched_query *manual, *changed;
+    ecs_sched_iter it;
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) e[i] = ecs_sched_spawn_with(w, 1, &heat, NULL);
+    changed = query_of(w, ecs_sched_changed(heat), (ecs_sched_term){0});
+    manual = query_of(w, ecs_sched_write_manual(heat), (ecs_sched_term){0});
+    assert_int_equal(rows_of(changed), 3);
+    assert_int_equal(rows_of(manual), 3);   /* handed out, none marked */
+    assert_int_equal(rows_of(changed), 0);
+    it = ecs_sched_query_iter(manual);
+    while (ecs_sched_iter_next(&it)) {
+        for (i = 0; i < it.count; i++) {
+            if (it.entities[i] != e[1]) continue;
+            ECS_SCHED_SPARSE_FIELD(&it, Heat, 0)[i]->turns = 5;
+            assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, i), ECS_SCHED_OK);
+        }
+    }
+    it = ecs_sched_query_iter(changed);
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(it.count, 1);
+    assert_int_equal(it.entities[0], e[1]);
+    assert_false(ecs_sched_iter_next(&it));
+    assert_int_equal(((const Heat *)ecs_sched_get(w, e[1], heat))->turns, 5);
+    check_and_destroy(w);
+}
+
+static int32_t sparse_rows_changed_after_advance(uint32_t ticks) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id heat = sparse_heat(w);
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &heat, NULL);
+    ecs_sched_entity quiet_one = ecs_sched_spawn_with(w, 1, &heat, NULL);
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(heat), (ecs_sched_term){0});
+    int32_t rows;
+    assert_int_equal(rows_of(q), 2);
+    assert_non_null(ecs_sched_get_mut(w, e, heat));
+    ecs_sched_change_tick_advance(w, ticks);
+    rows = rows_of(q);
+    assert_true(ecs_sched_is_alive(w, quiet_one));
+    check_and_destroy(w);
+    return rows;
+}
+
+static void an_old_change_of_a_sparse_component_is_still_seen_when_ticks_move(void **state) {
+    (void)state;
+    assert_int_equal(sparse_rows_changed_after_advance(3220176896u), 1);
+    assert_int_equal(sparse_rows_changed_after_advance(3221225472u), 1);
+    assert_int_equal(sparse_rows_changed_after_advance(UINT32_MAX), 1);
+}
+
+static void only_a_component_registered_as_tracked_is_tracked(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_id heat = sparse_heat(w);
+    (void)state;
+    assert_true(ecs_sched_component_is_tracked(w, g_pos));
+    assert_true(ecs_sched_component_is_tracked(w, heat));
+    assert_false(ecs_sched_component_is_tracked(w, g_vel));
+    assert_false(ecs_sched_component_is_tracked(w, 4000));
+    assert_false(ecs_sched_component_is_tracked(w, 0));
+    assert_int_equal(ecs_sched_component_storage(w, heat), ECS_SCHED_STORAGE_SPARSE);
+    assert_int_equal(ecs_sched_component_storage(w, g_pos), ECS_SCHED_STORAGE_TABLE);
+    assert_int_equal(ecs_sched_component_storage(w, 4000), ECS_SCHED_STORAGE_TABLE);
+    check_and_destroy(w);
+}
+
+static void bump_plain_when_gated(ecs_sched_system_ctx *ctx) {
+    int *score;
+    if (!g_gate) return;
+    score = (int *)ecs_sched_ctx_resource_mut(ctx, g_plain);
+    if (score) (*score)++;
+}
+
+static void a_resource_written_by_a_system_or_inserted_again_is_changed(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_condition changed = ecs_sched_condition_resource_changed(g_plain);
+    int score = 1;
+    (void)state;
+    g_guarded_runs = 0;
+    g_gate = false;
+    assert_int_equal(ecs_sched_resource_insert(w, g_plain, &score), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "bump", .fn = bump_plain_when_gated, .writes = {g_plain});
+    ADD_SYSTEM(w, .name = "on_change", .fn = count_run, .run_if = {&changed}, .after = {"bump"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* there: new to it */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* nothing */
+    assert_int_equal(g_guarded_runs, 1);
+    g_gate = true;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* written by bump */
+    assert_int_equal(g_guarded_runs, 2);
+    g_gate = false;
+    score = 5;
+    assert_int_equal(ecs_sched_resource_insert(w, g_plain, &score), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* inserted again */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* nothing */
+    assert_int_equal(g_guarded_runs, 3);
+    assert_int_equal(*(const int *)ecs_sched_resource_get(w, g_plain), 5);
+    check_and_destroy(w);
+}
+
+/* ---- runs over tick blocks, and two filters read from the change log ---- */
+
+static void a_change_of_every_row_of_two_whole_blocks_is_one_run(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_entity e[128];
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_iter it;
+    int i;
+    (void)state;
+    for (i = 0; i < 128; i++) e[i] = spawn_at(w, (float)i);
+    assert_int_equal(rows_of(q), 128);
+    for (i = 0; i < 128; i++) assert_non_null(ecs_sched_get_mut(w, e[i], g_pos));
+    it = ecs_sched_query_iter(q);
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(it.count, 128);
+    assert_false(ecs_sched_iter_next(&it));
+    check_and_destroy(w);
+}
+
+static void an_added_query_skips_a_block_with_nothing_new(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_added(g_pos), (ecs_sched_term){0});
+    ecs_sched_iter it;
+    int i;
+    (void)state;
+    for (i = 0; i < 100; i++) spawn_at(w, (float)i);
+    assert_int_equal(rows_of(q), 100);
+    spawn_at(w, 500);
+    it = ecs_sched_query_iter(q);
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(it.count, 1);
+    assert_true(ECS_SCHED_FIELD(&it, Position, 0)[0].x == 500);
+    assert_false(ecs_sched_iter_next(&it));
+    check_and_destroy(w);
+}
+
+static int32_t rows_by_index(const ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0;
+    while (ecs_sched_iter_next_rows(&it)) rows += it.count;
+    return rows;
+}
+
+static void by_index_a_query_both_added_and_changed_hands_out_the_new_rows_only(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), ecs_sched_added(g_pos));
+    ecs_sched_entity e[5];
+    int i;
+    (void)state;
+    for (i = 0; i < 5; i++) e[i] = spawn_at(w, (float)i);
+    assert_int_equal(rows_by_index(q), 5);
+    assert_non_null(ecs_sched_get_mut(w, e[1], g_pos));
+    assert_non_null(ecs_sched_get_mut(w, e[3], g_pos));
+    assert_int_equal(rows_by_index(q), 0);   /* changed, not added */
+    spawn_at(w, 9);
+    assert_non_null(ecs_sched_get_mut(w, e[2], g_pos));
+    assert_int_equal(rows_by_index(q), 1);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(only_a_component_registered_as_tracked_is_tracked),
+        cmocka_unit_test(marking_a_term_or_row_that_is_not_there_is_refused),
+        cmocka_unit_test(a_manual_write_of_a_sparse_component_marks_only_the_rows_marked),
+        cmocka_unit_test(an_old_change_of_a_sparse_component_is_still_seen_when_ticks_move),
         cmocka_unit_test(a_changed_query_first_sees_every_entity_then_only_changes),
         cmocka_unit_test(an_added_query_sees_new_components_not_overwrites),
         cmocka_unit_test(a_changed_term_on_an_untracked_component_is_refused),
@@ -761,6 +986,10 @@ int main(void) {
         cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
         cmocka_unit_test(a_change_older_than_the_age_at_which_ticks_move_is_still_seen),
         cmocka_unit_test(resource_changed_is_true_once_per_change_and_added_once),
+        cmocka_unit_test(a_change_of_every_row_of_two_whole_blocks_is_one_run),
+        cmocka_unit_test(an_added_query_skips_a_block_with_nothing_new),
+        cmocka_unit_test(by_index_a_query_both_added_and_changed_hands_out_the_new_rows_only),
+        cmocka_unit_test(a_resource_written_by_a_system_or_inserted_again_is_changed),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }

@@ -362,8 +362,131 @@ static void bad_requests_are_refused_with_what_is_wrong(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- a delayed buffer destroyed on its own, a clock removed, no clocks ---- */
+
+static void a_delayed_buffer_destroyed_before_its_owner_is_applied_is_dropped(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_commands *cmd;
+    ecs_sched_commands *later, *other;
+    ecs_sched_entity e, f;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    e = ecs_sched_spawn(w);
+    f = ecs_sched_spawn(w);
+    cmd = ecs_sched_commands_create(w);
+    later = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, MS(10));
+    other = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, MS(20));
+    assert_non_null(later);
+    assert_non_null(other);
+    assert_int_equal(ecs_sched_commands_despawn(later, e), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_despawn(other, f), ECS_SCHED_OK);
+    ecs_sched_commands_destroy(later);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 1);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(30)), ECS_SCHED_OK);
+    assert_true(ecs_sched_is_alive(w, e));
+    assert_false(ecs_sched_is_alive(w, f));
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+static void a_waiting_buffer_destroyed_leaves_the_queue(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_commands *cmd;
+    ecs_sched_commands *later;
+    ecs_sched_entity e;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    e = ecs_sched_spawn(w);
+    cmd = ecs_sched_commands_create(w);
+    later = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_FIXED, MS(10));
+    assert_int_equal(ecs_sched_commands_despawn(later, e), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 1);
+    ecs_sched_commands_destroy(later);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 0);
+    ecs_sched_commands_destroy(cmd);
+    assert_true(ecs_sched_is_alive(w, e));
+    check_and_destroy(w);
+}
+
+static void applying_a_delay_whose_clock_was_removed_fails_naming_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_commands *cmd;
+    ecs_sched_entity e;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    e = ecs_sched_spawn(w);
+    cmd = ecs_sched_commands_create(w);
+    assert_int_equal(ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_FIXED,
+                                                                         MS(5)), e),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_fixed_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "delayed commands count on resource "
+                                                    "'Time<Fixed>', which was removed"));
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 0);
+    assert_true(ecs_sched_is_alive(w, e));
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+static void a_world_without_clocks_has_no_waiting_buffers(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 0);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 0);
+    check_and_destroy(w);
+}
+
+static void waiting_buffers_and_their_own_delayed_buffers_come_back_with_a_snapshot(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_commands *cmd, *later, *much_later;
+    ecs_sched_snapshot *snap;
+    ecs_sched_entity e[43];
+    int i;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    for (i = 0; i < 43; i++) e[i] = ecs_sched_spawn(w);
+    cmd = ecs_sched_commands_create(w);
+    later = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, MS(10));
+    for (i = 0; i < 40; i++) ecs_sched_commands_despawn(later, e[i]);   /* more than one block */
+    much_later = ecs_sched_commands_after(later, ECS_SCHED_CLOCK_VIRTUAL, MS(10));
+    ecs_sched_commands_despawn(much_later, e[40]);
+    ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_FIXED, MS(5)), e[41]);
+    ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, MS(30)), e[42]);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 2);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 1);
+    snap = ecs_sched_snapshot_take(w);
+    assert_non_null(snap);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 3);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 2);
+    assert_int_equal(ecs_sched_snapshot_restore(w, snap), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 43);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 2);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 1);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 3);
+    assert_int_equal(ecs_sched_time_advance_by(w, MS(20)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    assert_true(ecs_sched_is_alive(w, e[41]));   /* the fixed clock has not moved */
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 0);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_FIXED), 1);
+    ecs_sched_snapshot_free(snap);
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(waiting_buffers_and_their_own_delayed_buffers_come_back_with_a_snapshot),
+        cmocka_unit_test(a_delayed_buffer_destroyed_before_its_owner_is_applied_is_dropped),
+        cmocka_unit_test(a_waiting_buffer_destroyed_leaves_the_queue),
+        cmocka_unit_test(applying_a_delay_whose_clock_was_removed_fails_naming_it),
+        cmocka_unit_test(a_world_without_clocks_has_no_waiting_buffers),
         cmocka_unit_test(a_delayed_despawn_applies_once_the_virtual_clock_has_advanced_by_the_delay),
         cmocka_unit_test(a_delay_on_the_virtual_clock_waits_while_the_game_is_paused),
         cmocka_unit_test(a_delay_of_zero_applies_at_the_next_frame),

@@ -228,8 +228,31 @@ static void a_prefab_is_hidden_from_queries_that_do_not_name_the_tag(void **stat
     check_and_destroy(w);
 }
 
+static void enable_directly(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    (void)ecs_sched_enable(g_world, g_target);
+}
+
+static void enabling_through_the_world_from_a_system_is_refused(void **state) {
+    ecs_sched_entity e[1];
+    ecs_sched_world *w = world_with_positions(e, 1);
+    (void)state;
+    g_target = e[0];
+    assert_int_equal(ecs_sched_disable(w, e[0]), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "sneaky", .fn = enable_directly);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "enable through the world"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "sneaky"));
+    assert_true(ecs_sched_is_disabled(w, e[0]));
+    assert_int_equal(ecs_sched_enable(w, e[0]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_enable(w, e[0]), ECS_SCHED_OK);   /* enabled already */
+    assert_false(ecs_sched_is_disabled(w, e[0]));
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(enabling_through_the_world_from_a_system_is_refused),
         cmocka_unit_test(a_prefab_is_hidden_from_queries_that_do_not_name_the_tag),
         cmocka_unit_test(a_disabled_entity_is_hidden_from_queries_and_keeps_its_components),
         cmocka_unit_test(an_enabled_entity_is_seen_again),

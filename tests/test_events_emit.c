@@ -266,8 +266,92 @@ static void an_exclusive_system_may_emit(void **state) {
     check_and_destroy(f.w);
 }
 
+/* ---- rarer cases ---- */
+
+static void an_up_observer_that_stops_the_event_keeps_it_from_the_ancestors(void **state) {
+    fixture f = make_fixture();
+    (void)state;
+    assert_int_not_equal(ecs_sched_observer_add(f.w, &(ecs_sched_observer_desc){
+                             .name = "other_event_up", .event = ECS_SCHED_ON_EVENT,
+                             .component = f.position, .entity = f.barrel, .up = true,
+                             .fn = note}),
+                         0);
+    assert_int_not_equal(ecs_sched_observer_add(f.w, &(ecs_sched_observer_desc){
+                             .name = "set_up", .event = ECS_SCHED_ON_SET,
+                             .component = f.position, .entity = f.barrel, .up = true,
+                             .fn = note}),
+                         0);
+    assert_int_not_equal(ecs_sched_observer_add(f.w, &(ecs_sched_observer_desc){
+                             .name = "barrel_up", .event = ECS_SCHED_ON_EVENT, .component = f.hit,
+                             .entity = f.barrel, .up = true, .fn = stop_here}),
+                         0);
+    listen(f.w, "ship", f.hit, f.ship, note);
+    assert_int_equal(ecs_sched_emit(f.w, &(ecs_sched_event_desc){.event = f.hit, .entity = f.turret,
+                                                                 .payload = &(Hit){6},
+                                                                 .propagate = true}),
+                     ECS_SCHED_OK);
+    assert_string_equal(g_trace, "barrel_up:turret/turret:6");
+    check_and_destroy(f.w);
+}
+
+static void emitting_without_a_desc_or_along_a_component_is_refused(void **state) {
+    fixture f = make_fixture();
+    (void)state;
+    assert_int_equal(ecs_sched_emit(f.w, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "emit: desc is NULL"));
+    assert_int_equal(ecs_sched_emit(f.w, &(ecs_sched_event_desc){.event = f.hit, .entity = f.barrel,
+                                                                 .propagate = true,
+                                                                 .traverse = f.position}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "along 'Position', which is not an exclusive"));
+    check_and_destroy(f.w);
+}
+
+static ecs_sched_world *g_emitting_world;
+static ecs_sched_result g_emitted;
+
+static void emit_through_the_world_pointer(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_emitted = ecs_sched_emit(g_emitting_world, &(ecs_sched_event_desc){.event = g_hit});
+}
+
+static void a_system_that_is_not_exclusive_may_not_emit(void **state) {
+    fixture f = make_fixture();
+    (void)state;
+    g_hit = f.hit;
+    g_emitting_world = f.w;
+    g_emitted = ECS_SCHED_OK;
+    listen(f.w, "all", f.hit, 0, note);
+    assert_int_equal(ecs_sched_add_system(f.w, UPDATE,
+                                          &(ecs_sched_system_desc){.name = "sneaky",
+                                                                   .fn = emit_through_the_world_pointer}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(f.w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_emitted, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "sneaky"));
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "emit"));
+    assert_string_equal(g_trace, "");
+    check_and_destroy(f.w);
+}
+
+static void an_event_no_observer_hears_is_sent_all_the_same(void **state) {
+    fixture f = make_fixture();
+    (void)state;
+    assert_int_equal(ecs_sched_emit(f.w, &(ecs_sched_event_desc){.event = f.hit, .entity = f.barrel,
+                                                                 .payload = &(Hit){1},
+                                                                 .propagate = true}),
+                     ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    assert_true(ecs_sched_is_alive(f.w, f.barrel));
+    check_and_destroy(f.w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_event_no_observer_hears_is_sent_all_the_same),
+        cmocka_unit_test(an_up_observer_that_stops_the_event_keeps_it_from_the_ancestors),
+        cmocka_unit_test(emitting_without_a_desc_or_along_a_component_is_refused),
+        cmocka_unit_test(a_system_that_is_not_exclusive_may_not_emit),
         cmocka_unit_test(an_event_sent_to_no_entity_reaches_the_observers_of_no_entity),
         cmocka_unit_test(an_event_sent_to_an_entity_reaches_its_observers_and_those_of_no_entity),
         cmocka_unit_test(an_event_without_a_value_has_no_payload),

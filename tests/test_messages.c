@@ -533,8 +533,317 @@ static void removals_of_an_untracked_component_are_refused(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- rarely used arguments ---- */
+
+static void a_message_type_needs_a_name(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_message_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.size = 4;
+    assert_int_equal(ecs_sched_message_register(w, NULL), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_register: a message type needs a"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_message_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_register: a message type needs a"));
+    check_and_destroy(w);
+}
+
+static void registering_a_message_type_again_returns_its_id(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    assert_int_equal(ECS_SCHED_MESSAGE(w, Hit), g_hit);
+    assert_true(ecs_sched_is_message(w, g_hit));
+    send_hits(w, 7, 1);
+    {
+        ecs_sched_message_cursor c = ecs_sched_message_cursor_make(w, g_hit);
+        assert_string_equal(read_all(w, &c), "7");
+    }
+    check_and_destroy(w);
+}
+
+static void a_negative_batch_is_refused_naming_the_type(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c;
+    (void)state;
+    c = ecs_sched_message_cursor_make(w, g_hit);
+    assert_int_equal(ecs_sched_send_batch(w, g_hit, -1, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "send: -1 messages of 'Hit'"));
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_position;
+
+static void send_a_position(ecs_sched_system_ctx *ctx) {
+    Position p = {1, 2};
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_position, &p), ECS_SCHED_ERR_INVALID_ARGUMENT);
+}
+
+static void a_system_sending_a_component_is_told_it_is_no_message_type(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    ADD_SYSTEM(w, .name = "confused", .fn = send_a_position, .writes = {g_position});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "send: 'Position' is a component, not a message type"));
+    check_and_destroy(w);
+}
+
+static int32_t g_counted;
+static ecs_sched_world *g_reading_world;
+
+static void read_positions_and_removals(ecs_sched_system_ctx *ctx) {
+    ecs_sched_messages m = ecs_sched_ctx_messages(ctx, g_position);
+    g_counted += m.total;
+    assert_non_null(strstr(ecs_sched_last_error(g_reading_world),
+                           "read: 'Position' is a component, not a message type"));
+    m = ecs_sched_ctx_removed(ctx, g_position);
+    g_counted += m.total;
+    assert_non_null(strstr(ecs_sched_last_error(g_reading_world),
+                           "removed: 'Position' is not tracked"));
+    m = ecs_sched_ctx_removed(ctx, 4000);
+    g_counted += m.total;
+    assert_int_equal(ecs_sched_last_result(g_reading_world), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+}
+
+static void a_system_reading_a_component_as_messages_or_removals_reads_none(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    g_counted = 0;
+    g_reading_world = w;
+    ADD_SYSTEM(w, .name = "confused", .fn = read_positions_and_removals, .reads = {g_position});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(g_counted, 0);
+    check_and_destroy(w);
+}
+
+static void a_sender_may_read_the_type_it_declared_as_written(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    g_read[0] = '\0';
+    ADD_SYSTEM(w, .name = "echo", .fn = read_hits, .writes = {g_hit});
+    send_hits(w, 3, 2);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_read, "echo[3 4]");
+    check_and_destroy(w);
+}
+
+static void a_cursor_not_made_by_the_library_is_refused_with_its_id(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c;
+    char expected[128];
+    (void)state;
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    send_hits(w, 1, 2);
+    memset(&c, 0, sizeof c);
+    c.id = g_position;
+    assert_int_equal(ecs_sched_message_read(w, &c).total, 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    snprintf(expected, sizeof expected, "(its id %u has no messages)", (unsigned)g_position);
+    assert_non_null(strstr(ecs_sched_last_error(w), expected));
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_read: the cursor was not made by"));
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    c.id = 4000;
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    c = ecs_sched_message_cursor_make(w, g_position);
+    assert_int_equal(c.id, 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_cursor_make: 'Position' is a component"));
+    check_and_destroy(w);
+}
+
+static void a_removed_cursor_reads_a_tracked_components_removals(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id tracked = ecs_sched_tracked_component_register_type(w, "Armor", sizeof(int32_t), 0);
+    int32_t armor = 3;
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    ecs_sched_message_cursor c;
+    ecs_sched_messages read;
+    (void)state;
+    assert_true(tracked != 0);
+    assert_int_equal(ecs_sched_removed_cursor_make(w, 4000).id, 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    c = ecs_sched_removed_cursor_make(w, tracked);
+    assert_int_equal(c.id, tracked);
+    assert_int_equal(ecs_sched_insert(w, e, tracked, &armor), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(w, e, tracked), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_message_unread(w, &c), 1);
+    read = ecs_sched_message_read(w, &c);
+    assert_int_equal(read.total, 1);
+    assert_true(ecs_sched_messages_next(&read));
+    assert_int_equal(((const ecs_sched_entity *)read.data)[0], e);
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    check_and_destroy(w);
+}
+
+/* Message types of the sizes the in-place send zeroes in one store, and one of another size. */
+static ecs_sched_id g_sized[5];
+static const size_t g_sizes[5] = {4, 8, 12, 16, 24};
+
+static void send_each_size_in_place_twice(ecs_sched_system_ctx *ctx) {
+    int i, k;
+    for (i = 0; i < 5; i++) {
+        for (k = 0; k < 2; k++) {
+            unsigned char *slot = (unsigned char *)ecs_sched_ctx_send_new(ctx, g_sized[i]);
+            size_t b;
+            assert_non_null(slot);
+            for (b = 0; b < g_sizes[i]; b++) assert_int_equal(slot[b], 0);
+            memset(slot, 0xab, g_sizes[i]);
+        }
+    }
+}
+
+static void a_message_sent_in_place_comes_zeroed_whatever_its_size(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_message_cursor cursors[5];
+    char name[16];
+    int i;
+    (void)state;
+    for (i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "Bytes%d", (int)g_sizes[i]);
+        g_sized[i] = ecs_sched_message_register_type(w, name, g_sizes[i], 4);
+        assert_true(g_sized[i] != 0);
+        cursors[i] = ecs_sched_message_cursor_make(w, g_sized[i]);
+    }
+    ADD_SYSTEM(w, .name = "sizes", .fn = send_each_size_in_place_twice,
+               .writes = {g_sized[0], g_sized[1], g_sized[2], g_sized[3], g_sized[4]});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    for (i = 0; i < 5; i++) {
+        ecs_sched_messages read = ecs_sched_message_read(w, &cursors[i]);
+        assert_int_equal(read.total, 2);
+        assert_true(ecs_sched_messages_next(&read));
+        assert_int_equal(((const unsigned char *)read.data)[g_sizes[i] - 1], 0xab);
+    }
+    check_and_destroy(w);
+}
+
+/* ---- sends in a system: no value, a copy hook, a component ---- */
+
+static int g_copies;
+static ecs_sched_id g_copied;
+
+static void count_copies(void *dst, const void *src, int32_t count, void *ctx) {
+    (void)ctx;
+    memcpy(dst, src, sizeof(Hit) * (size_t)count);
+    g_copies += count;
+}
+
+static void send_plain_and_copied(ecs_sched_system_ctx *ctx) {
+    Hit h = {7, 8};
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_hit, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_hit, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_copied, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_ctx_send(ctx, g_copied, &h), ECS_SCHED_OK);
+    assert_null(ecs_sched_ctx_send_new(ctx, g_position));
+}
+
+static void a_system_sends_zeroed_messages_and_copies_through_the_types_hook(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_desc desc;
+    ecs_sched_message_cursor plain, copied;
+    ecs_sched_messages read;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "Copied";
+    desc.size = sizeof(Hit);
+    desc.hooks.copy = count_copies;
+    g_copied = ecs_sched_message_register(w, &desc);
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    g_copies = 0;
+    plain = ecs_sched_message_cursor_make(w, g_hit);
+    copied = ecs_sched_message_cursor_make(w, g_copied);
+    ADD_SYSTEM(w, .name = "sender", .fn = send_plain_and_copied, .writes = {g_hit, g_copied});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Position' is a component, not a message type"));
+    read = ecs_sched_message_read(w, &plain);
+    assert_int_equal(read.total, 2);
+    assert_true(ecs_sched_messages_next(&read));
+    assert_int_equal(((const Hit *)read.data)[1].damage, 0);
+    read = ecs_sched_message_read(w, &copied);
+    assert_int_equal(read.total, 2);
+    assert_true(ecs_sched_messages_next(&read));
+    assert_int_equal(((const Hit *)read.data)[1].damage, 8);
+    assert_int_equal(g_copies, 2);
+    check_and_destroy(w);
+}
+
+static ecs_sched_world *g_sending_world;
+static ecs_sched_result g_world_send;
+
+static void send_through_the_world(ecs_sched_system_ctx *ctx) {
+    Hit h = {1, 1};
+    (void)ctx;
+    g_world_send = ecs_sched_send(g_sending_world, g_hit, &h);
+}
+
+static void sending_through_the_world_from_a_plain_system_is_refused(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c = ecs_sched_message_cursor_make(w, g_hit);
+    (void)state;
+    g_sending_world = w;
+    g_world_send = ECS_SCHED_OK;
+    ADD_SYSTEM(w, .name = "sneaky", .fn = send_through_the_world, .writes = {g_hit});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_world_send, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "send through the world"));
+    assert_int_equal(ecs_sched_message_unread(w, &c), 0);
+    check_and_destroy(w);
+}
+
+static void updating_the_queues_of_a_world_without_messages_does_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ecs_sched_messages_update(w);
+    ecs_sched_messages_update(w);
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    check_and_destroy(w);
+}
+
+typedef struct Heal { int amount; } Heal;
+static ecs_sched_id g_heal;
+
+static void read_both(ecs_sched_system_ctx *ctx) {
+    size_t n = strlen(g_read);
+    ecs_sched_messages hits = ecs_sched_ctx_messages(ctx, g_hit);
+    ecs_sched_messages heals = ecs_sched_ctx_messages(ctx, g_heal);
+    snprintf(g_read + n, sizeof g_read - n, "%s%d/%d", n ? " " : "", (int)hits.total, (int)heals.total);
+}
+
+static void a_reader_of_two_types_keeps_a_place_in_each(void **state) {
+    ecs_sched_world *w = message_world();
+    Heal heal = {3};
+    (void)state;
+    g_heal = ECS_SCHED_MESSAGE(w, Heal);
+    g_read[0] = '\0';
+    ADD_SYSTEM(w, .name = "both", .fn = read_both, .reads = {g_hit, g_heal});
+    send_hits(w, 1, 2);
+    assert_int_equal(ecs_sched_send(w, g_heal, &heal), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    send_hits(w, 3, 1);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_send(w, g_heal, &heal), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_read, "2/1 1/0 0/1");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sending_through_the_world_from_a_plain_system_is_refused),
+        cmocka_unit_test(updating_the_queues_of_a_world_without_messages_does_nothing),
+        cmocka_unit_test(a_reader_of_two_types_keeps_a_place_in_each),
+        cmocka_unit_test(a_system_sends_zeroed_messages_and_copies_through_the_types_hook),
+        cmocka_unit_test(a_message_sent_in_place_comes_zeroed_whatever_its_size),
+        cmocka_unit_test(a_message_type_needs_a_name),
+        cmocka_unit_test(registering_a_message_type_again_returns_its_id),
+        cmocka_unit_test(a_negative_batch_is_refused_naming_the_type),
+        cmocka_unit_test(a_system_sending_a_component_is_told_it_is_no_message_type),
+        cmocka_unit_test(a_system_reading_a_component_as_messages_or_removals_reads_none),
+        cmocka_unit_test(a_sender_may_read_the_type_it_declared_as_written),
+        cmocka_unit_test(a_cursor_not_made_by_the_library_is_refused_with_its_id),
+        cmocka_unit_test(a_removed_cursor_reads_a_tracked_components_removals),
         cmocka_unit_test(each_cursor_reads_every_message_once_in_send_order),
         cmocka_unit_test(a_message_lives_for_two_updates_and_a_slow_reader_counts_what_it_missed),
         cmocka_unit_test(a_new_cursor_starts_at_the_oldest_message_kept),

@@ -492,8 +492,313 @@ static void an_observer_naming_the_prefab_or_disabled_tag_hears_of_those_entitie
     check_and_destroy(w);
 }
 
+/* ---- descs refused, each with the reason named ---- */
+
+static void observed_nothing(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    (void)t;
+}
+
+static ecs_sched_observer_desc desc_of(const char *name, ecs_sched_observer_event event,
+                                       ecs_sched_id component) {
+    ecs_sched_observer_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.event = event;
+    d.component = component;
+    d.fn = observed_nothing;
+    return d;
+}
+
+static void expect_refused(ecs_sched_world *w, const ecs_sched_observer_desc *d,
+                           ecs_sched_result code, const char *words) {
+    assert_int_equal(ecs_sched_observer_add(w, d), 0);
+    assert_int_equal(ecs_sched_last_result(w), code);
+    assert_non_null(strstr(ecs_sched_last_error(w), words));
+}
+
+static void an_observer_without_a_valid_event_is_refused_by_name(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("lost", (ecs_sched_observer_event)0, g_pos);
+    (void)state;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'lost' has no event");
+    d.event = (ecs_sched_observer_event)(ECS_SCHED_ON_EVENT + 1);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'lost' has no event");
+    d = desc_of(NULL, ECS_SCHED_ON_ADD, g_pos);
+    d.fn = NULL;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'observer' has no function");
+    assert_int_equal(ecs_sched_observer_add(w, NULL), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "observer 'observer' has no function"));
+    check_and_destroy(w);
+}
+
+static void an_event_observer_with_a_query_or_yielding_existing_entities_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("shout", ECS_SCHED_ON_EVENT, 0);
+    (void)state;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'shout' hears an event");
+    memset(&d.query, 0, sizeof d.query);
+    d.component = g_tag;
+    d.yield_existing = true;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'shout' hears an event");
+    check_and_destroy(w);
+}
+
+static void a_despawn_observer_with_a_component_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("gone", ECS_SCHED_ON_DESPAWN, g_pos);
+    (void)state;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                   "observer 'gone' watches ON_DESPAWN, an event of entities");
+    check_and_destroy(w);
+}
+
+typedef struct { int damage; } Hit;
+
+static void an_observer_of_a_message_type_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_id hit = ECS_SCHED_MESSAGE(w, Hit);
+    ecs_sched_observer_desc d = desc_of("hits", ECS_SCHED_ON_ADD, hit);
+    (void)state;
+    assert_true(hit != 0);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                   "observer 'hits' watches 'Hit', a message type");
+    check_and_destroy(w);
+}
+
+static void yielding_existing_sparse_or_related_entities_is_refused_with_what_they_are(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_id sparse = ECS_SCHED_SPARSE_COMPONENT(w, Score);
+    ecs_sched_relation_desc rd;
+    ecs_sched_id likes;
+    ecs_sched_observer_desc d = desc_of("old", ECS_SCHED_ON_ADD, sparse);
+    (void)state;
+    memset(&rd, 0, sizeof rd);
+    rd.name = "Likes";
+    likes = ecs_sched_relation_register(w, &rd);
+    assert_true(likes != 0);
+    d.yield_existing = true;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "'Score', a sparse component");
+    d.component = likes;
+    d.event = ECS_SCHED_ON_INSERT;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "'Likes', a relationship kind");
+    d.event = ECS_SCHED_ON_REMOVE;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "asks to yield existing entities");
+    check_and_destroy(w);
+}
+
+static void a_filter_on_an_unknown_component_is_refused_with_its_id(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("picky", ECS_SCHED_ON_ADD, g_pos);
+    (void)state;
+    d.with[0] = g_vel;
+    d.with[1] = 4000;
+    expect_refused(w, &d, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                   "observer 'picky' filters on component id 4000");
+    d.with[1] = 0;
+    d.without[1] = 4001;
+    expect_refused(w, &d, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                   "observer 'picky' filters on component id 4001");
+    d.without[1] = g_tag;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    check_and_destroy(w);
+}
+
+static void an_observer_with_a_query_both_as_text_and_as_terms_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("both", ECS_SCHED_ON_ADD, 0);
+    (void)state;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    d.query_text = "Position";
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                   "observer 'both' has both .query_text and .query");
+    check_and_destroy(w);
+}
+
+static void removing_an_observer_twice_says_it_is_not_one(void **state) {
+    ecs_sched_world *w = observed_world();
+    uint32_t id = observe(w, "once", ECS_SCHED_ON_ADD, g_pos, observed_nothing);
+    (void)state;
+    assert_int_equal(ecs_sched_observer_remove(w, id), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_observer_remove(w, id), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "is not an observer of this world"));
+    assert_int_equal(ecs_sched_observer_remove(w, 12345), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "observer_remove: 12345"));
+    check_and_destroy(w);
+}
+
+/* ---- queries an observer cannot have, and yielding existing entities selectively ---- */
+
+static void an_observer_query_that_picks_rows_within_a_table_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_id tracked = ecs_sched_tracked_component_register_type(w, "Armor", sizeof(int), 0);
+    ecs_sched_id sparse = ECS_SCHED_SPARSE_COMPONENT(w, Score);
+    ecs_sched_observer_desc d = desc_of("rows", ECS_SCHED_ON_ADD, 0);
+    (void)state;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    d.query.terms[1] = ecs_sched_changed(tracked);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_QUERY,
+                   "observer 'rows' has a query with a term that picks rows within a table");
+    d.query.terms[1] = ecs_sched_read(sparse);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_QUERY, "observer 'rows' has a query with a term");
+    d.query.terms[1] = ecs_sched_from_parent(g_vel);
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_QUERY, "observer 'rows' has a query with a term");
+    d.query.terms[1] = ecs_sched_read(g_vel);
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    check_and_destroy(w);
+}
+
+static ecs_sched_world *g_yield_world;
+
+static void tag_what_is_yielded(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    trace_event(ctx, t);
+    assert_int_equal(ecs_sched_insert(g_yield_world, t->entity, g_tag, NULL), ECS_SCHED_OK);
+}
+
+static void yielding_existing_entities_keeps_to_the_filters_and_the_entity(void **state) {
+    ecs_sched_world *w = observed_world();
+    Position p = {1, 0}, q = {2, 0}, r = {3, 0};
+    ecs_sched_entity a = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&p});
+    ecs_sched_entity b = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&q});
+    ecs_sched_entity c = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&r});
+    ecs_sched_observer_desc d = desc_of("unfrozen", ECS_SCHED_ON_ADD, g_pos);
+    (void)state;
+    g_yield_world = w;
+    assert_int_equal(ecs_sched_insert(w, a, g_tag, NULL), ECS_SCHED_OK);
+    d.fn = tag_what_is_yielded;
+    d.without[0] = g_tag;
+    d.yield_existing = true;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    /* in table order: tagging a moved it out, and c took its row */
+    assert_string_equal(g_trace, "unfrozen:add=3 unfrozen:add=2");
+    assert_true(ecs_sched_has(w, b, g_tag));   /* what it deferred is applied */
+    assert_true(ecs_sched_has(w, c, g_tag));
+    g_trace[0] = '\0';
+    d = desc_of("only_b", ECS_SCHED_ON_INSERT, g_pos);
+    d.fn = trace_event;
+    d.entity = b;
+    d.yield_existing = true;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    assert_string_equal(g_trace, "only_b:insert=2");
+    check_and_destroy(w);
+}
+
+/* ---- monitors of one entity, or filtered ---- */
+
+static ecs_sched_entity g_named[3];
+
+static void note_monitor(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    char word[64];
+    const char *who = t->entity == g_named[0] ? "a" : t->entity == g_named[1] ? "b"
+                      : t->entity == g_named[2] ? "c" : "?";
+    snprintf(word, sizeof word, "%s:%s", ecs_sched_ctx_name(ctx), who);
+    trace_add(word);
+}
+
+static void monitor(ecs_sched_world *w, const char *name, ecs_sched_observer_event event,
+                    ecs_sched_entity entity, ecs_sched_id without) {
+    ecs_sched_observer_desc d = desc_of(name, event, 0);
+    d.fn = note_monitor;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    d.entity = entity;
+    d.without[0] = without;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+}
+
+static void monitors_of_one_entity_or_with_filters_hear_only_those(void **state) {
+    ecs_sched_world *w = observed_world();
+    Position p = {1, 1};
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) g_named[i] = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, g_named[2], g_tag, NULL), ECS_SCHED_OK);
+    monitor(w, "match_a", ECS_SCHED_ON_MATCH, g_named[0], 0);
+    monitor(w, "match_free", ECS_SCHED_ON_MATCH, 0, g_tag);
+    monitor(w, "unmatch_a", ECS_SCHED_ON_UNMATCH, g_named[0], 0);
+    monitor(w, "unmatch_free", ECS_SCHED_ON_UNMATCH, 0, g_tag);
+    for (i = 0; i < 3; i++) assert_int_equal(ecs_sched_insert(w, g_named[i], g_pos, &p), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "match_a:a match_free:a match_free:b");
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_remove(w, g_named[2], g_pos), ECS_SCHED_OK);   /* filtered out */
+    assert_int_equal(ecs_sched_insert(w, g_named[2], g_pos, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, g_named[2]), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    assert_int_equal(ecs_sched_despawn(w, g_named[1]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(w, g_named[0], g_pos), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "unmatch_free:b unmatch_a:a unmatch_free:a");
+    check_and_destroy(w);
+}
+
+static void a_monitor_cannot_hear_ancestors(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    ecs_sched_observer_desc d = desc_of("up_monitor", ECS_SCHED_ON_MATCH, 0);
+    (void)state;
+    d.query.terms[0] = ecs_sched_read(g_pos);
+    d.entity = e;
+    d.up = true;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "observer 'up_monitor' asks for its "
+                                                          "entity's ancestors' events (.up)");
+    d.event = ECS_SCHED_ON_UNMATCH;
+    expect_refused(w, &d, ECS_SCHED_ERR_INVALID_ARGUMENT, "(.up)");
+    check_and_destroy(w);
+}
+
+static uint32_t g_other_observer;
+static ecs_sched_result g_removal;
+
+static void remove_another_observer(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)t;
+    g_removal = ecs_sched_observer_remove(ecs_sched_ctx_world(ctx), g_other_observer);
+}
+
+static void removing_an_observer_inside_an_observer_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    Position p = {1, 1};
+    (void)state;
+    g_other_observer = observe(w, "other", ECS_SCHED_ON_ADD, g_vel, trace_event);
+    observe(w, "remover", ECS_SCHED_ON_ADD, g_pos, remove_another_observer);
+    g_removal = ECS_SCHED_OK;
+    ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&p});
+    assert_int_equal(g_removal, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "removing an observer inside an observer"));
+    assert_int_equal(ecs_sched_observer_remove(w, g_other_observer), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+static void an_observer_filtering_on_the_prefab_tag_hears_prefabs(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d = desc_of("prefabs", ECS_SCHED_ON_ADD, g_pos);
+    ecs_sched_entity prefab = ecs_sched_spawn(w), plain = ecs_sched_spawn(w);
+    Position p = {4, 0};
+    (void)state;
+    d.fn = trace_event;
+    d.with[0] = ecs_sched_prefab_tag(w);
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    assert_int_equal(ecs_sched_insert(w, prefab, ecs_sched_prefab_tag(w), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, plain, g_pos, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, prefab, g_pos, &p), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "prefabs:add=4");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(removing_an_observer_inside_an_observer_is_refused),
+        cmocka_unit_test(an_observer_filtering_on_the_prefab_tag_hears_prefabs),
+        cmocka_unit_test(monitors_of_one_entity_or_with_filters_hear_only_those),
+        cmocka_unit_test(a_monitor_cannot_hear_ancestors),
+        cmocka_unit_test(an_observer_query_that_picks_rows_within_a_table_is_refused),
+        cmocka_unit_test(yielding_existing_entities_keeps_to_the_filters_and_the_entity),
+        cmocka_unit_test(an_observer_without_a_valid_event_is_refused_by_name),
+        cmocka_unit_test(an_event_observer_with_a_query_or_yielding_existing_entities_is_refused),
+        cmocka_unit_test(a_despawn_observer_with_a_component_is_refused),
+        cmocka_unit_test(an_observer_of_a_message_type_is_refused),
+        cmocka_unit_test(yielding_existing_sparse_or_related_entities_is_refused_with_what_they_are),
+        cmocka_unit_test(a_filter_on_an_unknown_component_is_refused_with_its_id),
+        cmocka_unit_test(an_observer_with_a_query_both_as_text_and_as_terms_is_refused),
+        cmocka_unit_test(removing_an_observer_twice_says_it_is_not_one),
         cmocka_unit_test(adding_a_component_calls_on_add_then_on_insert_and_an_overwrite_on_insert),
         cmocka_unit_test(on_remove_runs_before_the_value_goes_and_despawn_comes_first),
         cmocka_unit_test(observers_of_one_event_run_in_the_order_they_were_added),

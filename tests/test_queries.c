@@ -516,8 +516,171 @@ static void world_destroy_frees_the_queries_it_still_owns(void **state) {
     check_and_destroy(s.world); /* LeakSanitizer reports anything left behind */
 }
 
+/* ---- iteration in pieces of an ordered query and of a tracked writer ---- */
+
+static int by_x_descending(ecs_sched_entity a, const void *value_a, ecs_sched_entity b,
+                           const void *value_b) {
+    float xa = ((const Position *)value_a)->x, xb = ((const Position *)value_b)->x;
+    (void)a;
+    (void)b;
+    return xa < xb ? 1 : xa > xb ? -1 : 0;
+}
+
+static void append_xs(ecs_sched_iter *it, void *arg) {
+    char *text = (char *)arg;
+    const Position *p = ECS_SCHED_FIELD(it, Position, 0);
+    int32_t i;
+    for (i = 0; i < it->count; i++) {
+        size_t n = strlen(text);
+        snprintf(text + n, 256 - n, "%s%g", n ? " " : "", (double)p[i].x);
+    }
+}
+
+static void an_ordered_query_iterated_in_pieces_keeps_its_order(void **state) {
+    world_setup s;
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    char text[256] = "";
+    (void)state;
+    setup_world(&s);
+    spawn_kind(&s, 2, 0);
+    spawn_kind(&s, 5, 1);
+    spawn_kind(&s, 1, 2);
+    spawn_kind(&s, 4, 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(s.position);
+    q = ecs_sched_query_create(s.world, &d);
+    assert_int_equal(ecs_sched_query_order_by(q, s.position, by_x_descending), ECS_SCHED_OK);
+    ecs_sched_query_par_iter(q, ecs_sched_world_pool(s.world), 1, append_xs, text);
+    assert_string_equal(text, "5 4 2 1");
+    ecs_sched_query_destroy(q);
+    check_and_destroy(s.world);
+}
+
+static void double_x(ecs_sched_iter *it, void *arg) {
+    Position *p = ECS_SCHED_FIELD(it, Position, 0);
+    int32_t i;
+    (void)arg;
+    for (i = 0; i < it->count; i++) p[i].x *= 2;
+}
+
+static int32_t rows_of(const ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0;
+    while (ecs_sched_iter_next(&it)) rows += it.count;
+    return rows;
+}
+
+static void a_tracked_component_written_in_pieces_is_changed_in_every_row(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_id pos = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    ecs_sched_query_desc d;
+    ecs_sched_query *writer, *changed;
+    int i;
+    (void)state;
+    for (i = 0; i < 6; i++) {
+        Position p = {(float)i, 0};
+        ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p});
+    }
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_changed(pos);
+    changed = ecs_sched_query_create(w, &d);
+    d.terms[0] = ecs_sched_write(pos);
+    writer = ecs_sched_query_create(w, &d);
+    assert_int_equal(rows_of(changed), 6);
+    assert_int_equal(rows_of(changed), 0);
+    ecs_sched_query_par_iter(writer, ecs_sched_world_pool(w), 2, double_x, NULL);
+    assert_int_equal(rows_of(changed), 6);
+    {
+        ecs_sched_iter it = ecs_sched_query_iter(writer);
+        float sum = 0;
+        while (ecs_sched_iter_next(&it)) {
+            const Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+            int32_t k;
+            for (k = 0; k < it.count; k++) sum += p[k].x;
+        }
+        assert_true(sum == 30.0f);
+    }
+    ecs_sched_query_destroy(changed);
+    ecs_sched_query_destroy(writer);
+    check_and_destroy(w);
+}
+
+static void an_ordered_tracked_writer_handed_out_by_index_marks_the_rows_it_hands_out(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_id pos = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    ecs_sched_query_desc d;
+    ecs_sched_query *writer, *changed;
+    ecs_sched_iter it;
+    char text[256] = "";
+    int i;
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        Position p = {(float)(i * 3 % 4), 0};   /* 0 3 2 1 */
+        ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p});
+    }
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_changed(pos);
+    changed = ecs_sched_query_create(w, &d);
+    d.terms[0] = ecs_sched_write(pos);
+    writer = ecs_sched_query_create(w, &d);
+    assert_int_equal(ecs_sched_query_order_by(writer, pos, by_x_descending), ECS_SCHED_OK);
+    assert_int_equal(rows_of(changed), 4);
+    assert_int_equal(rows_of(changed), 0);
+    it = ecs_sched_query_iter(writer);
+    while (ecs_sched_iter_next_rows(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        for (i = 0; i < it.count; i++) {
+            size_t n = strlen(text);
+            snprintf(text + n, sizeof text - n, "%s%g", n ? " " : "", (double)p[it.rows[i]].x);
+            p[it.rows[i]].y = 1;
+        }
+    }
+    assert_string_equal(text, "3 2 1 0");
+    assert_int_equal(rows_of(changed), 4);
+    assert_int_equal(rows_of(changed), 0);
+    ecs_sched_query_destroy(changed);
+    ecs_sched_query_destroy(writer);
+    check_and_destroy(w);
+}
+
+static void a_tag_of_another_entity_gates_a_query_and_gives_no_field(void **state) {
+    world_setup s;
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    ecs_sched_entity flag;
+    ecs_sched_iter it;
+    int32_t rows = 0;
+    (void)state;
+    setup_world(&s);
+    flag = ecs_sched_spawn(s.world);
+    spawn_kind(&s, 1, 0);
+    spawn_kind(&s, 2, 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(s.position);
+    d.terms[1] = ecs_sched_from_entity(s.frozen, flag);
+    q = ecs_sched_query_create(s.world, &d);
+    assert_non_null(q);
+    assert_int_equal(ecs_sched_query_count(q), 0);   /* the flag lacks the tag */
+    assert_int_equal(ecs_sched_insert(s.world, flag, s.frozen, NULL), ECS_SCHED_OK);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        assert_null(it.fields[1]);
+        rows += it.count;
+    }
+    assert_int_equal(rows, 2);
+    ecs_sched_query_destroy(q);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_ordered_query_iterated_in_pieces_keeps_its_order),
+        cmocka_unit_test(a_tracked_component_written_in_pieces_is_changed_in_every_row),
+        cmocka_unit_test(an_ordered_tracked_writer_handed_out_by_index_marks_the_rows_it_hands_out),
+        cmocka_unit_test(a_tag_of_another_entity_gates_a_query_and_gives_no_field),
         cmocka_unit_test(query_matches_only_entities_with_every_required_term),
         cmocka_unit_test(iteration_visits_every_matching_entity_exactly_once_across_tables),
         cmocka_unit_test(entities_array_lines_up_with_the_fields),

@@ -937,8 +937,471 @@ static void relating_an_entity_to_itself_is_refused_for_every_kind(void **state)
     check_and_destroy(w);
 }
 
+/* ---- rarely used arguments, each refusal naming the culprit ---- */
+
+static void a_relation_desc_with_a_bad_policy_or_alignment_is_refused_by_name(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_relation_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "Odd";
+    d.on_target_despawn = (ecs_sched_target_despawn)7;
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "relation_register('Odd'): on_target_despawn 7"));
+    d.on_target_despawn = ECS_SCHED_TARGET_REMOVE;
+    d.payload_size = 4;
+    d.payload_alignment = 3;
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "payload alignment 3 is not a power of two"));
+    d.payload_alignment = 2 * ECS_SCHED_MAX_ALIGNMENT;
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "payload alignment 128"));
+    assert_int_equal(ecs_sched_relation_register(w, NULL), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "a relationship kind needs a name"));
+    d.name = "";
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "a relationship kind needs a name"));
+    assert_int_equal(ecs_sched_component_lookup(w, "Odd"), 0);
+    check_and_destroy(w);
+}
+
+static void registering_a_kind_again_with_other_properties_is_a_mismatch(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id affinity = affinity_kind(w);
+    ecs_sched_relation_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "AffinityTo";
+    d.payload_size = sizeof(Affinity);
+    d.payload_alignment = ECS_SCHED_ALIGNOF(Affinity);
+    assert_int_equal(ecs_sched_relation_register(w, &d), affinity);
+    d.payload_size = 2 * sizeof(Affinity);
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_COMPONENT_MISMATCH);
+    assert_non_null(strstr(ecs_sched_last_error(w),
+                           "'AffinityTo' is registered already, as a relationship with other"));
+    ECS_SCHED_COMPONENT(w, Position);
+    memset(&d, 0, sizeof d);
+    d.name = "Position";
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Position' is registered already, as a component"));
+    assert_false(ecs_sched_is_relation(w, ecs_sched_component_lookup(w, "Position")));
+    check_and_destroy(w);
+}
+
+static void a_cycle_through_an_exclusive_acyclic_kind_is_refused_with_its_path(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_relation_desc d;
+    ecs_sched_id follows;
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), c = ecs_sched_spawn(w);
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "Follows";
+    d.exclusive = true;
+    d.acyclic = true;
+    follows = ecs_sched_relation_register(w, &d);
+    assert_true(follows != 0);
+    assert_int_equal(ecs_sched_relate(w, a, follows, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, b, follows, c, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, c, follows, a, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "with 'Follows' would make a cycle"));
+    assert_non_null(strstr(ecs_sched_last_error(w), " -> "));
+    assert_non_null(strstr(ecs_sched_last_error(w), "and 'Follows' is acyclic"));
+    assert_int_equal(ecs_sched_relate(w, c, follows, c, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_false(ecs_sched_has_relation(w, c, follows, ECS_SCHED_NULL_ENTITY));
+    assert_int_equal(ecs_sched_target(w, a, follows, 0), b);
+    check_and_destroy(w);
+}
+
+static void reading_relationships_with_bad_arguments_answers_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), c = ecs_sched_spawn(w);
+    int32_t count = 7;
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, a, likes, c, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_target(w, a, likes, 1), c);
+    assert_int_equal(ecs_sched_target(w, a, likes, 2), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_target(w, a, likes, -1), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_target(w, b, likes, 0), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_target(w, a, pos, 0), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_target_count(w, a, pos), 0);
+    assert_false(ecs_sched_has_relation(w, a, pos, b));
+    assert_null(ecs_sched_sources(w, pos, b, &count));
+    assert_int_equal(count, 0);
+    assert_non_null(ecs_sched_sources(w, likes, b, NULL));
+    assert_null(ecs_sched_sources(w, likes, a, &count));   /* no target */
+    assert_int_equal(count, 0);
+    check_and_destroy(w);
+}
+
+static void the_payload_of_a_kind_without_one_or_of_a_component_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), gone = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_null(ecs_sched_relation_payload(w, a, likes, b));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "has no payload in its 'Likes' to"));
+    assert_null(ecs_sched_relation_payload(w, a, pos, b));
+    assert_non_null(strstr(ecs_sched_last_error(w),
+                           "relation_payload: 'Position' is a component, not a relationship kind"));
+    assert_null(ecs_sched_relation_payload(w, a, 4000, b));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_int_equal(ecs_sched_despawn(w, gone), ECS_SCHED_OK);
+    assert_null(ecs_sched_relation_payload(w, a, likes, gone));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "relation_payload (the target)"));
+    check_and_destroy(w);
+}
+
+static void unrelating_with_bad_arguments_is_refused_and_a_missing_pair_is_no_error(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), gone = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_despawn(w, gone), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_unrelate(w, a, pos, b), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "unrelate: 'Position' is a component"));
+    assert_int_equal(ecs_sched_unrelate(w, a, likes, gone), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "unrelate (target)"));
+    assert_int_equal(ecs_sched_unrelate(w, gone, likes, a), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_int_equal(ecs_sched_unrelate(w, a, likes, b), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+static void recording_a_relate_of_a_component_is_refused_at_once(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w);
+    ecs_sched_commands *cmd = ecs_sched_commands_create(w);
+    (void)state;
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, pos, b, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_relate: 'Position' is a component"));
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, a, pos, b), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_unrelate: 'Position' is a component"));
+    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_true(ecs_sched_has_relation(w, a, likes, b));
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, a, likes, b), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_false(ecs_sched_has_relation(w, a, likes, b));
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+/* ---- despawning trees ---- */
+
+static void despawning_a_tree_of_named_entities_forgets_their_names(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity root = ecs_sched_spawn(w), child = ecs_sched_spawn(w), leaf = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(w, child, root), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, leaf, child), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, root, "root"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, leaf, "leaf"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_lookup(w, child, "leaf"), leaf);
+    assert_int_equal(ecs_sched_lookup(w, ECS_SCHED_NULL_ENTITY, "root"), root);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    assert_false(ecs_sched_is_alive(w, child));
+    assert_false(ecs_sched_is_alive(w, leaf));
+    assert_int_equal(ecs_sched_lookup(w, ECS_SCHED_NULL_ENTITY, "root"), ECS_SCHED_NULL_ENTITY);
+    root = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_set_name(w, root, "root"), ECS_SCHED_OK);   /* free again */
+    assert_int_equal(ecs_sched_lookup(w, ECS_SCHED_NULL_ENTITY, "root"), root);
+    check_and_destroy(w);
+}
+
+static void despawning_a_large_tree_spread_over_the_indices_takes_every_child(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity root = ecs_sched_spawn(w), children[20], spacers[200];
+    int i, k, spacer = 0;
+    (void)state;
+    for (i = 0; i < 20; i++) {
+        children[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, children[i], root), ECS_SCHED_OK);
+        for (k = 0; k < 10; k++) spacers[spacer++] = ecs_sched_spawn(w);
+    }
+    assert_int_equal(ecs_sched_entity_count(w), 221);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    for (i = 0; i < 20; i++) assert_false(ecs_sched_is_alive(w, children[i]));
+    for (i = 0; i < 200; i++) assert_true(ecs_sched_is_alive(w, spacers[i]));
+    assert_int_equal(ecs_sched_entity_count(w), 200);
+    check_and_destroy(w);
+}
+
+static void despawning_a_large_dense_tree_takes_every_child(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity root = ecs_sched_spawn(w), children[40];
+    int i;
+    (void)state;
+    for (i = 0; i < 40; i++) {
+        children[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, children[i], i < 20 ? root : children[i - 20]),
+                         ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    for (i = 0; i < 40; i++) assert_false(ecs_sched_is_alive(w, children[i]));
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    check_and_destroy(w);
+}
+
+/* ---- observers and relationships, commands with stale entities ---- */
+
+static char g_heard[256];
+static ecs_sched_world *g_rel_world;
+
+static void hear(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    size_t n = strlen(g_heard);
+    snprintf(g_heard + n, sizeof g_heard - n, "%s%s:%u", n ? " " : "", ecs_sched_ctx_name(ctx),
+             (unsigned)ECS_SCHED_ENTITY_INDEX(t->target ? t->target : t->entity));
+}
+
+static void add_hearing(ecs_sched_world *w, const char *name, ecs_sched_observer_event event,
+                        ecs_sched_id component, ecs_sched_observer_fn fn) {
+    ecs_sched_observer_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.event = event;
+    d.component = component;
+    d.fn = fn;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+}
+
+static void despawning_a_source_of_several_targets_is_heard_once_per_target(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), c = ecs_sched_spawn(w);
+    char expected[64];
+    (void)state;
+    g_heard[0] = '\0';
+    assert_int_equal(ecs_sched_relate(w, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, a, likes, c, NULL), ECS_SCHED_OK);
+    add_hearing(w, "gone", ECS_SCHED_ON_REMOVE, likes, hear);
+    assert_int_equal(ecs_sched_despawn(w, a), ECS_SCHED_OK);
+    snprintf(expected, sizeof expected, "gone:%u gone:%u", (unsigned)ECS_SCHED_ENTITY_INDEX(b),
+             (unsigned)ECS_SCHED_ENTITY_INDEX(c));
+    assert_string_equal(g_heard, expected);
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_likes;
+static ecs_sched_entity g_liked;
+
+static void unrelate_inside(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    assert_int_equal(ecs_sched_unrelate(g_rel_world, t->entity, g_likes, g_liked), ECS_SCHED_OK);
+    /* deferred: still there while the observer runs */
+    assert_true(ecs_sched_has_relation(g_rel_world, t->entity, g_likes, g_liked));
+}
+
+static void an_unrelate_inside_an_observer_is_applied_after_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity a = ecs_sched_spawn(w);
+    (void)state;
+    g_rel_world = w;
+    g_likes = likes_kind(w);
+    g_liked = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_relate(w, a, g_likes, g_liked, NULL), ECS_SCHED_OK);
+    add_hearing(w, "unlike", ECS_SCHED_ON_ADD, pos, unrelate_inside);
+    assert_int_equal(ecs_sched_insert(w, a, pos, NULL), ECS_SCHED_OK);
+    assert_false(ecs_sched_has_relation(w, a, g_likes, g_liked));
+    check_and_destroy(w);
+}
+
+static ecs_sched_result g_unrelated;
+static ecs_sched_entity g_named_source;
+
+static void unrelate_through_the_world(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_unrelated = ecs_sched_unrelate(g_rel_world, g_named_source, g_likes, g_liked);
+}
+
+static void unrelating_through_the_world_from_a_plain_system_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_rel_world = w;
+    g_likes = likes_kind(w);
+    g_liked = ecs_sched_spawn(w);
+    g_named_source = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_relate(w, g_named_source, g_likes, g_liked, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "sneaky", .fn = unrelate_through_the_world}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_unrelated, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "unrelate through the world"));
+    assert_true(ecs_sched_has_relation(w, g_named_source, g_likes, g_liked));
+    check_and_destroy(w);
+}
+
+static void recording_a_relate_or_unrelate_of_a_dead_entity_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity a = ecs_sched_spawn(w), dead = ecs_sched_spawn(w);
+    ecs_sched_commands *cmd = ecs_sched_commands_create(w);
+    int32_t count = 5;
+    (void)state;
+    assert_int_equal(ecs_sched_despawn(w, dead), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_relate(cmd, dead, likes, a, NULL), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_relate"));
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, likes, dead, NULL), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_relate (target)"));
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, likes, a, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "cannot be related to itself with 'Likes'"));
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, dead, likes, a), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_unrelate"));
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, a, likes, dead), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_unrelate (target)"));
+    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
+    assert_null(ecs_sched_sources(w, likes, dead, &count));
+    assert_int_equal(count, 0);
+    assert_int_equal(ecs_sched_target(w, a, likes, 1), ECS_SCHED_NULL_ENTITY);
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+static void making_a_subtree_prefab_is_heard_by_observers_of_the_prefab_tag(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity prefab = ecs_sched_spawn(w), child = ecs_sched_spawn(w), grandchild = ecs_sched_spawn(w);
+    char expected[64];
+    (void)state;
+    g_heard[0] = '\0';
+    assert_int_equal(ecs_sched_insert(w, prefab, ecs_sched_prefab_tag(w), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, grandchild, child), ECS_SCHED_OK);
+    add_hearing(w, "prefab", ECS_SCHED_ON_ADD, ecs_sched_prefab_tag(w), hear);
+    assert_int_equal(ecs_sched_set_parent(w, child, prefab), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(w, child, ecs_sched_prefab_tag(w)));
+    assert_true(ecs_sched_has(w, grandchild, ecs_sched_prefab_tag(w)));
+    snprintf(expected, sizeof expected, "prefab:%u prefab:%u",
+             (unsigned)ECS_SCHED_ENTITY_INDEX(child), (unsigned)ECS_SCHED_ENTITY_INDEX(grandchild));
+    assert_string_equal(g_heard, expected);
+    check_and_destroy(w);
+}
+
+static void despawning_a_large_tree_with_other_relationships_takes_them_along(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity root = ecs_sched_spawn(w), outsider = ecs_sched_spawn(w), children[48];
+    int i;
+    (void)state;
+    for (i = 0; i < 48; i++) {
+        children[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, children[i], i < 8 ? root : children[i - 8]),
+                         ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_relate(w, outsider, likes, children[40], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, children[3], likes, outsider, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, children[10], likes, children[20], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    for (i = 0; i < 48; i++) assert_false(ecs_sched_is_alive(w, children[i]));
+    assert_true(ecs_sched_is_alive(w, outsider));
+    assert_int_equal(ecs_sched_target_count(w, outsider, likes), 0);
+    {
+        int32_t count = 9;
+        assert_null(ecs_sched_sources(w, likes, outsider, &count));
+        assert_int_equal(count, 0);
+    }
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    check_and_destroy(w);
+}
+
+static int g_despawns;
+
+static void count_despawn(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    (void)t;
+    g_despawns++;
+}
+
+static void an_observed_tree_despawn_is_heard_for_every_entity_and_relationship(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity root = ecs_sched_spawn(w), outsider = ecs_sched_spawn(w), children[6];
+    int i;
+    (void)state;
+    g_heard[0] = '\0';
+    g_despawns = 0;
+    for (i = 0; i < 6; i++) {
+        children[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, children[i], i < 3 ? root : children[i - 3]),
+                         ECS_SCHED_OK);
+        if (i % 2 == 0) assert_int_equal(ecs_sched_relate(w, children[i], likes, outsider, NULL), ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_set_name(w, children[4], "named"), ECS_SCHED_OK);
+    add_hearing(w, "unliked", ECS_SCHED_ON_REMOVE, likes, count_despawn);
+    add_hearing(w, "despawned", ECS_SCHED_ON_DESPAWN, 0, count_despawn);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    assert_int_equal(g_despawns, 3 + 7);   /* three relationships, seven entities */
+    for (i = 0; i < 6; i++) assert_false(ecs_sched_is_alive(w, children[i]));
+    assert_true(ecs_sched_is_alive(w, outsider));
+    check_and_destroy(w);
+}
+
+static void a_term_of_every_kind_with_a_related_term_hands_out_the_related_sources_only(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id hates = kind_of(w, "Hates", false, ECS_SCHED_TARGET_DEFAULT);
+    ecs_sched_entity target = ecs_sched_spawn(w), other = ecs_sched_spawn(w);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w), c = ecs_sched_spawn(w);
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    char text[64] = "";
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, a, likes, target, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, b, likes, target, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, b, hates, other, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, c, hates, target, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, a, hates, c, NULL), ECS_SCHED_OK);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_each_kind(ecs_sched_wildcard(w), target);
+    d.terms[1] = ecs_sched_related(hates, other);
+    q = ecs_sched_query_create(w, &d);
+    assert_non_null(q);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        int32_t i;
+        for (i = 0; i < it.count; i++) {
+            size_t n = strlen(text);
+            snprintf(text + n, sizeof text - n, "%s%s/%s", n ? " " : "",
+                     it.entities[i] == a ? "a" : it.entities[i] == b ? "b" : "c",
+                     ecs_sched_field_kind(&it, 0, i) == likes ? "likes" : "hates");
+        }
+    }
+    assert_string_equal(text, "b/likes");
+    ecs_sched_query_destroy(q);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_term_of_every_kind_with_a_related_term_hands_out_the_related_sources_only),
+        cmocka_unit_test(an_observed_tree_despawn_is_heard_for_every_entity_and_relationship),
+        cmocka_unit_test(despawning_a_large_tree_with_other_relationships_takes_them_along),
+        cmocka_unit_test(despawning_a_source_of_several_targets_is_heard_once_per_target),
+        cmocka_unit_test(an_unrelate_inside_an_observer_is_applied_after_it),
+        cmocka_unit_test(unrelating_through_the_world_from_a_plain_system_is_refused),
+        cmocka_unit_test(recording_a_relate_or_unrelate_of_a_dead_entity_is_refused),
+        cmocka_unit_test(making_a_subtree_prefab_is_heard_by_observers_of_the_prefab_tag),
+        cmocka_unit_test(despawning_a_tree_of_named_entities_forgets_their_names),
+        cmocka_unit_test(despawning_a_large_tree_spread_over_the_indices_takes_every_child),
+        cmocka_unit_test(despawning_a_large_dense_tree_takes_every_child),
+        cmocka_unit_test(a_relation_desc_with_a_bad_policy_or_alignment_is_refused_by_name),
+        cmocka_unit_test(registering_a_kind_again_with_other_properties_is_a_mismatch),
+        cmocka_unit_test(a_cycle_through_an_exclusive_acyclic_kind_is_refused_with_its_path),
+        cmocka_unit_test(reading_relationships_with_bad_arguments_answers_nothing),
+        cmocka_unit_test(the_payload_of_a_kind_without_one_or_of_a_component_is_refused),
+        cmocka_unit_test(unrelating_with_bad_arguments_is_refused_and_a_missing_pair_is_no_error),
+        cmocka_unit_test(recording_a_relate_of_a_component_is_refused_at_once),
         cmocka_unit_test(relate_puts_the_target_in_the_sources_column_and_the_source_in_the_targets_list),
         cmocka_unit_test(an_exclusive_kind_replaces_the_target),
         cmocka_unit_test(a_kind_that_is_not_exclusive_keeps_every_target),

@@ -349,8 +349,118 @@ static void world_destroy_destroys_the_resources(void **state) {
     assert_int_equal(counts.dtors, 1);
 }
 
+/* ---- inside observers, main-thread-only flags, unknown ids ---- */
+
+static ecs_sched_world *g_observed;
+static ecs_sched_id g_gravity;
+static ecs_sched_result g_result;
+
+static void insert_gravity_inside(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    Gravity g = {0, -9.8f, 0};
+    (void)ctx;
+    (void)t;
+    g_result = ecs_sched_resource_insert(g_observed, g_gravity, &g);
+}
+
+static void remove_gravity_inside(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    (void)t;
+    g_result = ecs_sched_resource_remove(g_observed, g_gravity);
+}
+
+static void observe_position(ecs_sched_world *w, ecs_sched_observer_fn fn) {
+    ecs_sched_observer_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = "keeper";
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = ecs_sched_component_lookup(w, "Position");
+    d.fn = fn;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+}
+
+static void a_resource_inserted_inside_an_observer_is_there_once_the_change_is_done(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    Position p = {1, 2};
+    (void)state;
+    g_observed = w;
+    g_gravity = ECS_SCHED_COMPONENT(w, Gravity);
+    g_result = ECS_SCHED_ERR_INVALID_ARGUMENT;
+    observe_position(w, insert_gravity_inside);
+    assert_true(ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p}) != ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(g_result, ECS_SCHED_OK);
+    assert_true(ecs_sched_resource_exists(w, g_gravity));
+    assert_true(((const Gravity *)ecs_sched_resource_get(w, g_gravity))->y == -9.8f);
+    check_and_destroy(w);
+}
+
+static void removing_a_resource_inside_an_observer_is_refused(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    Position p = {1, 2};
+    (void)state;
+    g_observed = w;
+    g_gravity = ECS_SCHED_COMPONENT(w, Gravity);
+    assert_int_equal(ecs_sched_resource_insert(w, g_gravity, NULL), ECS_SCHED_OK);
+    g_result = ECS_SCHED_OK;
+    observe_position(w, remove_gravity_inside);
+    ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p});
+    assert_int_equal(g_result, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(log.text, "removing a resource inside an observer"));
+    assert_true(ecs_sched_resource_exists(w, g_gravity));
+    ecs_sched_world_destroy(w);
+}
+
+static void only_a_registered_resource_can_be_main_thread_only(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_id gravity = ECS_SCHED_COMPONENT(w, Gravity);
+    (void)state;
+    assert_false(ecs_sched_resource_is_non_send(w, 4000));
+    assert_false(ecs_sched_resource_is_non_send(w, gravity));
+    assert_int_equal(ecs_sched_resource_insert_non_send(w, 4000, NULL), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_false(ecs_sched_resource_is_non_send(w, 4000));
+    assert_int_equal(ecs_sched_resource_insert_non_send(w, gravity, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_resource_is_non_send(w, gravity));
+    check_and_destroy(w);
+}
+
+static ecs_sched_result g_inserted, g_removed;
+
+static void change_resources_through_the_world(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_inserted = ecs_sched_resource_insert(g_observed, g_gravity, NULL);
+    g_removed = ecs_sched_resource_remove(g_observed, g_gravity);
+}
+
+static void changing_resources_through_the_world_from_a_plain_system_is_refused(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    Gravity g = {0, -1, 0};
+    (void)state;
+    g_observed = w;
+    g_gravity = ECS_SCHED_COMPONENT(w, Gravity);
+    assert_int_equal(ecs_sched_resource_insert(w, g_gravity, &g), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+                         .name = "sneaky", .fn = change_resources_through_the_world}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Update"), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_inserted, ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_removed, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "resource_insert through the world"));
+    assert_non_null(strstr(log.text, "resource_remove through the world"));
+    assert_true(((const Gravity *)ecs_sched_resource_get(w, g_gravity))->y == -1);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_resource_inserted_inside_an_observer_is_there_once_the_change_is_done),
+        cmocka_unit_test(removing_a_resource_inside_an_observer_is_refused),
+        cmocka_unit_test(only_a_registered_resource_can_be_main_thread_only),
+        cmocka_unit_test(changing_resources_through_the_world_from_a_plain_system_is_refused),
         cmocka_unit_test(inserted_resource_exists_and_reads_back),
         cmocka_unit_test(inserted_value_is_copied_by_the_world),
         cmocka_unit_test(inserting_without_a_value_zeroes_the_resource),

@@ -379,8 +379,133 @@ static void declaring_an_unregistered_resource_is_refused_when_added(void **stat
     check_and_destroy(w);
 }
 
+/* ---- optional resources and query indices below zero ---- */
+
+static void write_score_if_there(ecs_sched_system_ctx *ctx) {
+    Score *s = (Score *)ecs_sched_ctx_optional_resource_mut(ctx, g_seen.c.score);
+    g_seen.calls++;
+    g_seen.mutable_pointer = s;
+    if (s) s->value += 10;
+}
+
+static void an_optional_written_resource_is_null_while_absent_and_written_when_there(void **state) {
+    ecs_sched_world *w = new_world();
+    Score s = {1};
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_components(w);
+    g_seen.mutable_pointer = &g_seen;
+    ADD_SYSTEM(w, .name = "maybe", .fn = write_score_if_there, .writes = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_null(g_seen.mutable_pointer);
+    assert_int_equal(ecs_sched_resource_insert(w, g_seen.c.score, &s), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_non_null(g_seen.mutable_pointer);
+    assert_int_equal(g_seen.calls, 2);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_seen.c.score))->value, 11);
+    check_and_destroy(w);
+}
+
+static void an_optional_written_resource_declared_as_read_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    Score s = {1};
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_components(w);
+    assert_int_equal(ecs_sched_resource_insert(w, g_seen.c.score, &s), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "sly", .fn = write_score_if_there, .reads = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.mutable_pointer);
+    assert_contains(ecs_sched_last_error(w), "sly");
+    assert_contains(ecs_sched_last_error(w), "writes resource 'Score' without declaring it: add "
+                                             "it to the desc's .writes");
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_seen.c.score))->value, 1);
+    check_and_destroy(w);
+}
+
+static void ask_for_query_minus_one(ecs_sched_system_ctx *ctx) {
+    g_seen.pointer = ecs_sched_ctx_query(ctx, -1);
+}
+
+static void a_negative_query_index_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.pointer = &g_seen;
+    ADD_SYSTEM(w, .name = "backwards", .fn = ask_for_query_minus_one,
+               .queries = {{{ecs_sched_read(c.position)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.pointer);
+    assert_contains(ecs_sched_last_error(w), "asked for query -1, which its desc does not declare");
+    check_and_destroy(w);
+}
+
+static void write_missing_score(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 2);
+    g_seen.count = ecs_sched_iter_next_rows(&it) ? 1 : 0;
+    g_seen.mutable_pointer = ecs_sched_ctx_resource_mut(ctx, g_seen.c.score);
+}
+
+static void an_iteration_by_index_of_an_undeclared_query_hands_out_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_components(w);
+    g_seen.mutable_pointer = &g_seen;
+    g_seen.count = -1;
+    ADD_SYSTEM(w, .name = "hopeful", .fn = write_missing_score, .writes = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.mutable_pointer);
+    assert_int_equal(g_seen.count, 0);   /* no query 2: nothing handed out by index either */
+    assert_contains(ecs_sched_last_error(w), "hopeful");
+    assert_contains(ecs_sched_last_error(w), "query 2");
+    check_and_destroy(w);
+}
+
+static void write_missing_score_only(ecs_sched_system_ctx *ctx) {
+    g_seen.mutable_pointer = ecs_sched_ctx_resource_mut(ctx, g_seen.c.score);
+}
+
+static void writing_a_declared_resource_that_is_not_there_names_it(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_components(w);
+    g_seen.mutable_pointer = &g_seen;
+    ADD_SYSTEM(w, .name = "hopeful", .fn = write_missing_score_only, .writes = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_null(g_seen.mutable_pointer);
+    assert_contains(ecs_sched_last_error(w), "system 'hopeful'");
+    assert_contains(ecs_sched_last_error(w), "reads resource 'Score', which does not exist");
+    check_and_destroy(w);
+}
+
+static void read_an_unknown_resource(ecs_sched_system_ctx *ctx) {
+    g_seen.pointer = ecs_sched_ctx_resource(ctx, 4000);
+}
+
+static void reading_an_unregistered_resource_is_refused_as_undeclared(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.pointer = &g_seen;
+    ADD_SYSTEM(w, .name = "lost", .fn = read_an_unknown_resource);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.pointer);
+    assert_contains(ecs_sched_last_error(w), "system 'lost'");
+    assert_contains(ecs_sched_last_error(w), "reads resource '?' without declaring it");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reading_an_unregistered_resource_is_refused_as_undeclared),
+        cmocka_unit_test(an_iteration_by_index_of_an_undeclared_query_hands_out_nothing),
+        cmocka_unit_test(writing_a_declared_resource_that_is_not_there_names_it),
+        cmocka_unit_test(an_optional_written_resource_is_null_while_absent_and_written_when_there),
+        cmocka_unit_test(an_optional_written_resource_declared_as_read_is_refused),
+        cmocka_unit_test(a_negative_query_index_is_refused),
         cmocka_unit_test(system_iterates_its_declared_query),
         cmocka_unit_test(each_declared_query_is_reached_by_its_index),
         cmocka_unit_test(query_index_out_of_range_is_refused),

@@ -907,6 +907,382 @@ static void a_timer_condition_counts_as_a_read_of_the_time(void **state) {
     destroy_app(app);
 }
 
+/* ---- a world without clocks, and clocks removed ---- */
+
+static void a_world_without_clocks_has_no_clock_ids_and_reads_the_system_clock(void **state) {
+    ecs_sched_world *w = new_world();
+    int64_t before, after;
+    (void)state;
+    assert_int_equal(ecs_sched_time_id(w), 0);
+    assert_int_equal(ecs_sched_time_real_id(w), 0);
+    assert_int_equal(ecs_sched_time_virtual_id(w), 0);
+    assert_int_equal(ecs_sched_time_fixed_id(w), 0);
+    before = ecs_sched_time_now(w);
+    ecs_sched_time_sleep(w, 1000);
+    after = ecs_sched_time_now(w);
+    assert_true(before > 0);
+    assert_true(after - before >= 1000);
+    check_and_destroy(w);
+}
+
+static void each_clock_setting_in_a_world_without_clocks_names_itself_in_the_error(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+#define EXPECT_NO_CLOCKS(call, operation)                                                      \
+    do {                                                                                       \
+        assert_int_equal(call, ECS_SCHED_ERR_MISSING_RESOURCE);                                \
+        assert_non_null(strstr(ecs_sched_last_error(w),                                        \
+                               operation ": this world has no clocks"));                       \
+    } while (0)
+    EXPECT_NO_CLOCKS(ecs_sched_time_set_paused(w, true), "time_set_paused");
+    EXPECT_NO_CLOCKS(ecs_sched_time_set_speed(w, 2.0), "time_set_speed");
+    EXPECT_NO_CLOCKS(ecs_sched_time_set_max_delta(w, 5), "time_set_max_delta");
+    EXPECT_NO_CLOCKS(ecs_sched_time_set_fixed_step(w, 5), "time_set_fixed_step");
+    EXPECT_NO_CLOCKS(ecs_sched_time_set_max_steps_per_frame(w, 2), "time_set_max_steps_per_frame");
+    EXPECT_NO_CLOCKS(ecs_sched_time_set_wrap_period(w, 5), "time_set_wrap_period");
+    EXPECT_NO_CLOCKS(ecs_sched_time_discard_overstep(w), "time_discard_overstep");
+    EXPECT_NO_CLOCKS(ecs_sched_time_advance(w), "time_advance");
+    EXPECT_NO_CLOCKS(ecs_sched_time_advance_by(w, 5), "time_advance");
+#undef EXPECT_NO_CLOCKS
+    check_and_destroy(w);
+}
+
+static void read_the_time(ecs_sched_system_ctx *ctx) {
+    const ecs_sched_time *t = ecs_sched_ctx_time(ctx);
+    trace_add(t ? "time" : "none");
+}
+
+static void reading_the_time_in_a_world_without_clocks_fails_the_system(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                                                         .name = "reader", .fn = read_the_time}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "reader"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "reads the time, but this world has no clocks"));
+    assert_string_equal(g_trace, "none");
+    check_and_destroy(w);
+}
+
+static void reading_the_time_after_it_was_removed_fails_the_system(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                                                         .name = "reader", .fn = read_the_time,
+                                                         .reads = {ecs_sched_time_id(w)}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "reads the time, but resource 'Time' was removed"));
+    assert_string_equal(g_trace, "none");
+    check_and_destroy(w);
+}
+
+/* Each clock removed: the operations that need it fail, naming the resource. */
+static void a_removed_clock_resource_fails_what_needs_it_by_name(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_fixed_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_discard_overstep(w), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w),
+                           "time_discard_overstep: resource 'Time<Fixed>' was removed"));
+    assert_int_equal(ecs_sched_time_set_wrap_period(w, 5), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Time<Fixed>'"));
+    assert_int_equal(ecs_sched_time_advance_by(w, 5), ECS_SCHED_OK);   /* needs no fixed clock */
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, 5), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_advance: resource 'Time' was removed"));
+    assert_int_equal(ecs_sched_time_set_wrap_period(w, 5), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_set_wrap_period: resource 'Time' was"));
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_virtual_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_paused(w, true), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_set_paused: resource 'Time<Virtual>'"));
+    assert_int_equal(ecs_sched_time_advance_by(w, 5), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Time<Virtual>'"));
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_real_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance(w), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_advance: resource 'Time<Real>' was removed"));
+    assert_int_equal(ecs_sched_time_advance_by(w, 5), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Time<Real>'"));
+    check_and_destroy(w);
+}
+
+static void time_conditions_whose_clock_was_removed_are_false(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_condition timer = ecs_sched_condition_on_timer(1);
+    ecs_sched_condition delay = ecs_sched_condition_once_after_delay(0);
+    ecs_sched_condition paused = ecs_sched_condition_time_paused();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_paused(w, true), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "timer", .fn = record, .run_if = {&timer}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "delay", .fn = record, .run_if = {&delay}, .after = {"timer"}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "paused", .fn = record, .run_if = {&paused}, .after = {"delay"}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_paused(w, false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, 10), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_paused(w, true), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "timer delay paused");
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_virtual_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
+static void a_named_time_condition_is_named_in_its_errors(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_condition timer = ecs_sched_condition_on_timer(0);
+    (void)state;
+    timer.name = "heartbeat";
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "beat", .fn = record, .run_if = {&timer}}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w),
+                           "condition 'heartbeat': its duration is 0 ns; it must be > 0"));
+    timer.duration_ns = 5;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "beat", .fn = record, .run_if = {&timer}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, 5), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "beat");
+    check_and_destroy(w);
+}
+
+static void a_time_desc_with_a_negative_cap_or_maximum_delta_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){.max_delta_ns = -1}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_setup: max_delta_ns is -1"));
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){.max_steps_per_frame = -3}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_setup: max_steps_per_frame is -3"));
+    assert_int_equal(ecs_sched_time_id(w), 0);
+    check_and_destroy(w);
+}
+
+static void a_maximum_delta_written_as_zero_fails_the_advance(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_time_virtual *v;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    v = (ecs_sched_time_virtual *)ecs_sched_resource_get_mut(w, ecs_sched_time_virtual_id(w));
+    v->max_delta_ns = 0;
+    assert_int_equal(ecs_sched_time_advance_by(w, 5), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Time<Virtual>.max_delta_ns is 0"));
+    assert_int_equal(v->time.elapsed_ns, 0);
+    check_and_destroy(w);
+}
+
+static void a_negative_cap_written_into_the_fixed_clock_fails_the_runner(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_time_fixed *f;
+    ecs_sched_system_desc runner = ecs_sched_fixed_main_loop_system();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    trace_in(w, ECS_SCHED_FIXED_MAIN, "step");
+    assert_int_equal(ecs_sched_add_system(w, "Frame", &runner), ECS_SCHED_OK);
+    f = (ecs_sched_time_fixed *)ecs_sched_resource_get_mut(w, ecs_sched_time_fixed_id(w));
+    f->max_steps_per_frame = -1;
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(100)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Time<Fixed>.max_steps_per_frame is -1"));
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
+static void a_clock_without_a_wrap_period_does_not_wrap(void **state) {
+    ecs_sched_time t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    t.elapsed_ns = ECS_SCHED_SECONDS(7200);
+    assert_int_equal(ecs_sched_time_elapsed_wrapped(&t), ECS_SCHED_SECONDS(7200));
+    assert_true(ecs_sched_time_elapsed_seconds_wrapped(&t) == 7200.0);
+    t.wrap_period_ns = ECS_SCHED_SECONDS(3600);
+    t.elapsed_ns = ECS_SCHED_SECONDS(5400);
+    assert_int_equal(ecs_sched_time_elapsed_wrapped(&t), ECS_SCHED_SECONDS(1800));
+}
+
+static void a_speed_over_a_billion_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){
+                                                 .max_delta_ns = ECS_SCHED_MILLISECONDS(100)}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_speed(w, 2e9), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_set_speed: the relative speed is 2e+09"));
+    assert_int_equal(ecs_sched_time_set_speed(w, 1e9), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_SECONDS(1)), ECS_SCHED_OK);
+    assert_int_equal(((const ecs_sched_time *)ecs_sched_resource_get(w, ecs_sched_time_id(w)))->delta_ns,
+                     ECS_SCHED_MILLISECONDS(100));   /* the cap from the desc */
+    check_and_destroy(w);
+}
+
+static void a_repeating_delay_whose_clock_was_removed_is_false(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_condition repeating = ecs_sched_condition_repeating_after_delay(0);
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "again", .fn = record, .run_if = {&repeating}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "again");
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "again");
+    check_and_destroy(w);
+}
+
+static void the_runner_without_its_fixed_clock_or_time_fails_naming_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_system_desc runner = ecs_sched_fixed_main_loop_system();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    trace_in(w, ECS_SCHED_FIXED_MAIN, "step");
+    assert_int_equal(ecs_sched_add_system(w, "Frame", &runner), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(100)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'run_fixed_main_loop' in schedule 'Frame'"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "no resource 'Time'"));
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_fixed_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "no resource 'Time<Fixed>'"));
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
+static void the_wrap_period_needs_the_real_clock(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_real_id(w)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_wrap_period(w, 5), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_set_wrap_period: resource 'Time<Real>'"));
+    assert_int_equal(((const ecs_sched_time *)ecs_sched_resource_get(w, ecs_sched_time_id(w)))->wrap_period_ns,
+                     ECS_SCHED_SECONDS(3600));
+    check_and_destroy(w);
+}
+
+static void a_delayed_despawn_refused_at_a_fixed_step_fails_the_runners_run(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_system_desc runner = ecs_sched_fixed_main_loop_system();
+    ecs_sched_relation_desc rd;
+    ecs_sched_id guards;
+    ecs_sched_entity keep = ecs_sched_spawn(w), guard = ecs_sched_spawn(w);
+    ecs_sched_commands *cmd;
+    (void)state;
+    memset(&rd, 0, sizeof rd);
+    rd.name = "Guards";
+    rd.on_target_despawn = ECS_SCHED_TARGET_REFUSE;
+    guards = ecs_sched_relation_register(w, &rd);
+    assert_int_equal(ecs_sched_relate(w, guard, guards, keep, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){
+                                                 .fixed_step_ns = ECS_SCHED_MILLISECONDS(10)}),
+                     ECS_SCHED_OK);
+    trace_in(w, ECS_SCHED_FIXED_MAIN, "step");
+    assert_int_equal(ecs_sched_add_system(w, "Frame", &runner), ECS_SCHED_OK);
+    cmd = ecs_sched_commands_create(w);
+    assert_int_equal(ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_FIXED,
+                                                                         ECS_SCHED_MILLISECONDS(10)),
+                                                keep),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(35)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_ERR_REFUSED);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'run_fixed_main_loop' in schedule "
+                                                    "'Frame': despawn: entity"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Guards' refuses the despawn of its targets"));
+    assert_string_equal(g_trace, "step step step");
+    assert_true(ecs_sched_is_alive(w, keep));
+    ecs_sched_commands_destroy(cmd);
+    ecs_sched_world_destroy(w);
+    g_world = NULL;
+}
+
+static void clocks_whose_names_are_taken_are_not_set_up_and_leave_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id taken;
+    (void)state;
+    taken = ecs_sched_component_register_type(w, "Time<Fixed>", 4, 4);
+    assert_true(taken != 0);
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_ERR_COMPONENT_MISMATCH);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Time<Fixed>"));
+    assert_int_equal(ecs_sched_time_id(w), 0);
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_component_lookup(w, "Time")));
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_component_lookup(w, "Time<Real>")));
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_component_lookup(w, "Time<Virtual>")));
+    check_and_destroy(w);
+}
+
+static int64_t g_hook_clock;
+
+static int64_t hook_clock(void *user_data) {
+    (void)user_data;
+    return g_hook_clock;
+}
+
+static void a_clock_reading_with_delayed_commands_waiting_applies_them(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_commands *cmd;
+    ecs_sched_entity e;
+    (void)state;
+    g_hook_clock = 1000;
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){.clock = hook_clock}),
+                     ECS_SCHED_OK);
+    e = ecs_sched_spawn(w);
+    cmd = ecs_sched_commands_create(w);
+    ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL,
+                                                        ECS_SCHED_MILLISECONDS(5)), e);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance(w), ECS_SCHED_OK);   /* the first reading: no delta */
+    g_hook_clock += ECS_SCHED_MILLISECONDS(5);
+    assert_int_equal(ecs_sched_time_advance(w), ECS_SCHED_OK);
+    assert_false(ecs_sched_is_alive(w, e));
+    assert_int_equal(((const ecs_sched_time_real *)ecs_sched_resource_get(w, ecs_sched_time_real_id(w)))
+                         ->last_reading_ns,
+                     g_hook_clock);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_virtual_id(w)), ECS_SCHED_OK);
+    g_hook_clock += 10;
+    assert_int_equal(ecs_sched_time_advance(w), ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_int_equal(((const ecs_sched_time_real *)ecs_sched_resource_get(w, ecs_sched_time_real_id(w)))
+                         ->last_reading_ns,
+                     g_hook_clock - 10);   /* a failed advance keeps the last reading */
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+static void a_snapshot_without_the_real_clock_restores_the_others(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_snapshot *snap;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, 100), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(w, ecs_sched_time_real_id(w)), ECS_SCHED_OK);
+    snap = ecs_sched_snapshot_take(w);
+    assert_non_null(snap);
+    assert_int_equal(ecs_sched_time_set_paused(w, true), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_snapshot_restore(w, snap), ECS_SCHED_OK);
+    assert_false(((const ecs_sched_time_virtual *)ecs_sched_resource_get(w, ecs_sched_time_virtual_id(w)))
+                     ->paused);
+    assert_int_equal(((const ecs_sched_time *)ecs_sched_resource_get(w, ecs_sched_time_id(w)))->elapsed_ns,
+                     100);
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_time_real_id(w)));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frames_of_a_tenth_of_a_second_take_six_or_seven_steps_summing_exactly),
@@ -956,6 +1332,25 @@ int main(void) {
         cmocka_unit_test(a_timer_condition_in_fixed_update_counts_fixed_steps),
         cmocka_unit_test(time_conditions_are_checked_when_added),
         cmocka_unit_test(a_timer_condition_counts_as_a_read_of_the_time),
+        cmocka_unit_test(a_world_without_clocks_has_no_clock_ids_and_reads_the_system_clock),
+        cmocka_unit_test(each_clock_setting_in_a_world_without_clocks_names_itself_in_the_error),
+        cmocka_unit_test(reading_the_time_in_a_world_without_clocks_fails_the_system),
+        cmocka_unit_test(reading_the_time_after_it_was_removed_fails_the_system),
+        cmocka_unit_test(a_removed_clock_resource_fails_what_needs_it_by_name),
+        cmocka_unit_test(time_conditions_whose_clock_was_removed_are_false),
+        cmocka_unit_test(a_named_time_condition_is_named_in_its_errors),
+        cmocka_unit_test(a_time_desc_with_a_negative_cap_or_maximum_delta_is_refused),
+        cmocka_unit_test(a_maximum_delta_written_as_zero_fails_the_advance),
+        cmocka_unit_test(a_negative_cap_written_into_the_fixed_clock_fails_the_runner),
+        cmocka_unit_test(a_clock_without_a_wrap_period_does_not_wrap),
+        cmocka_unit_test(a_speed_over_a_billion_is_refused),
+        cmocka_unit_test(a_repeating_delay_whose_clock_was_removed_is_false),
+        cmocka_unit_test(the_runner_without_its_fixed_clock_or_time_fails_naming_it),
+        cmocka_unit_test(the_wrap_period_needs_the_real_clock),
+        cmocka_unit_test(clocks_whose_names_are_taken_are_not_set_up_and_leave_nothing),
+        cmocka_unit_test(a_clock_reading_with_delayed_commands_waiting_applies_them),
+        cmocka_unit_test(a_snapshot_without_the_real_clock_restores_the_others),
+        cmocka_unit_test(a_delayed_despawn_refused_at_a_fixed_step_fails_the_runners_run),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_app);
 }

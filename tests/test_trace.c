@@ -981,6 +981,415 @@ static void bad_trace_requests_are_refused_and_change_nothing(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+/* ---- names, outcomes and requests the tests above leave out ---- */
+
+static void names_are_written_as_valid_json_whatever_their_bytes(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    /* quote, backslash, a control character, well-formed 2, 3 and 4 byte sequences, then bytes
+       that start no well-formed sequence: a lone continuation, an overlong 2 byte form, an
+       overlong 3 byte form, a surrogate, an overlong 4 byte form, one past U+10FFFF, a cut
+       3 byte sequence, and a byte no sequence starts with */
+    const char *name = "q\"b\\c\x01 \xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e|\x80|\xc0\x80|\xe0\x80\x80|"
+                       "\xed\xa0\x80|\xf0\x80\x80\x80|\xf4\x90\x80\x80|\xe2\x82x|\xf8";
+    const char *expected = "q\"b\\c\x01 \xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e|\xef\xbf\xbd|"
+                           "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+                           "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+                           "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+                           "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+                           "\xef\xbf\xbd\xef\xbf\xbdx|\xef\xbf\xbd";
+    cJSON *root;
+    const cJSON *e;
+    (void)state;
+    add(w, UPDATE, name);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    root = written_trace(w);
+    e = find_event(root, "system", NULL);
+    assert_non_null(e);
+    assert_string_equal(text_of(e, "name"), expected);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_removed_observer_is_named_by_its_id_in_the_trace(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_observer_desc d;
+    Position p = {1, 2};
+    char expected[64];
+    uint32_t id;
+    cJSON *root;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "placed";
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = pos;
+    d.fn = observed;
+    id = ecs_sched_observer_add(w, &d);
+    assert_true(id != 0);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p}) != ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_observer_remove(w, id), ECS_SCHED_OK);
+    root = written_trace(w);
+    snprintf(expected, sizeof expected, "observer %u (removed)", (unsigned)id);
+    assert_int_equal(count_events(root, "observer", expected), 1);
+    assert_int_equal(count_events(root, "observer", "placed"), 0);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_disabled_system_is_an_instant_event_of_its_schedule(void **state) {
+    ecs_sched_world *w = abc_world();
+    cJSON *root;
+    const cJSON *e;
+    (void)state;
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "b", false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a c ");
+    root = written_trace(w);
+    assert_int_equal(count_events(root, "disabled", NULL), 1);
+    e = find_event(root, "disabled", "b");
+    assert_non_null(e);
+    assert_string_equal(text_of(e, "ph"), "i");
+    assert_string_equal(cJSON_GetStringValue(arg_of(e, "schedule")), UPDATE);
+    assert_int_equal(count_events(root, "system", "b"), 0);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void every_outcome_has_a_name_and_an_unknown_one_is_a_question_mark(void **state) {
+    (void)state;
+    assert_string_equal(ecs_sched_outcome_string(ECS_SCHED_OUTCOME_NOT_REACHED), "not reached");
+    assert_string_equal(ecs_sched_outcome_string(ECS_SCHED_OUTCOME_RAN), "ran");
+    assert_string_equal(ecs_sched_outcome_string(ECS_SCHED_OUTCOME_SKIPPED), "skipped");
+    assert_string_equal(ecs_sched_outcome_string(ECS_SCHED_OUTCOME_DISABLED), "disabled");
+    assert_string_equal(ecs_sched_outcome_string(ECS_SCHED_OUTCOME_HELD), "held");
+    assert_string_equal(ecs_sched_outcome_string((ecs_sched_outcome)99), "?");
+}
+
+static void what_ran_counts_every_system_even_past_the_capacity_given(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_system_outcome out[2];
+    (void)state;
+    ecs_sched_outcomes_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    memset(out, 0, sizeof out);
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 1), 3);
+    assert_string_equal(out[0].system, "a");
+    assert_null(out[1].system);   /* past the capacity: not written */
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, NULL, 5), 3);
+    ecs_sched_world_destroy(w);
+}
+
+static void what_ran_logs_the_condition_and_the_set_that_skipped_a_system(void **state) {
+    captured_log log;
+    ecs_sched_world_desc desc = logged_world_desc(&log);
+    ecs_sched_world *w = ecs_sched_world_create(&desc);
+    ecs_sched_condition never = never_condition();
+    ecs_sched_set_desc set;
+    ecs_sched_system_desc d[2];
+    (void)state;
+    memset(&set, 0, sizeof set);
+    set.name = "gated";
+    set.run_if[0] = &never;
+    assert_int_equal(ecs_sched_configure_set(w, UPDATE, &set), ECS_SCHED_OK);
+    d[0] = system_named("inside", note);
+    d[0].in_set[0] = "gated";
+    d[1] = system_named("alone", note);
+    d[1].run_if[0] = &never;
+    add_all(w, d, 2);
+    ecs_sched_outcomes_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_what_ran_log(w, UPDATE), ECS_SCHED_OK);
+    assert_non_null(strstr(log.text, "skipped by condition 'never' of set gated\n"));
+    assert_non_null(strstr(log.text, "skipped by condition 'never'\n"));
+    assert_int_equal(ecs_sched_what_ran_log(w, "Nowhere"), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    ecs_sched_world_destroy(w);
+}
+
+static void two_systems_of_one_name_cannot_be_told_apart_by_it(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    (void)state;
+    add(w, UPDATE, "twin");
+    add(w, UPDATE, "twin");
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "twin", false),
+                     ECS_SCHED_ERR_DUPLICATE_NAME);
+    assert_non_null(strstr(ecs_sched_last_error(w), "has 2 systems named 'twin'"));
+    assert_false(ecs_sched_system_enabled(w, UPDATE, "twin"));
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "twin twin ");
+    ecs_sched_world_destroy(w);
+}
+
+static void switching_a_system_to_the_state_it_is_in_changes_nothing(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "a", true), ECS_SCHED_OK);
+    assert_true(ecs_sched_system_enabled(w, UPDATE, "a"));
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "a", false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "a", false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "a", true), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b c ");
+    assert_false(ecs_sched_system_enabled(w, UPDATE, NULL));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_NOT_FOUND);
+    assert_non_null(strstr(ecs_sched_last_error(w), "no system named '(null)'"));
+    ecs_sched_world_destroy(w);
+}
+
+static void a_negative_frame_count_or_an_empty_path_is_refused(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_trace_desc t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    t.frames = -2;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "frames -2 is negative"));
+    t.frames = 1;
+    t.path = "";
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "the path is empty"));
+    assert_false(ecs_sched_trace_get_info(w).running);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_write(w, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "trace_write: no path given"));
+    assert_int_equal(ecs_sched_trace_write(w, ""), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "trace_write: no path given"));
+    ecs_sched_world_destroy(w);
+}
+
+static ecs_sched_result g_trace_calls[3];
+
+static void trace_calls_while_running(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    g_trace_calls[0] = ecs_sched_trace_stop(w);
+    g_trace_calls[1] = ecs_sched_trace_write(w, "/tmp/ecs_sched_never_written.json");
+    g_trace_calls[2] = ecs_sched_trace_start(w, NULL);
+}
+
+static void a_trace_is_not_started_stopped_or_written_while_a_schedule_runs(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d = system_named("meddler", trace_calls_while_running);
+    (void)state;
+    d.exclusive = true;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    /* each refusal is the system's failure */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(g_trace_calls[0], ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(g_trace_calls[1], ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(g_trace_calls[2], ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'meddler' in schedule 'Update': "
+                                                    "trace_stop: schedule 'Update' is running"));
+    assert_true(ecs_sched_trace_get_info(w).running);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_trace_started_again_with_the_same_capacity_reuses_its_buffer(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_trace_desc t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    t.capacity = 64;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    assert_true(ecs_sched_trace_get_info(w).recorded > 0);
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_get_info(w).recorded, 0);
+    assert_int_equal(ecs_sched_trace_get_info(w).capacity, 64);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    t.capacity = 128;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_get_info(w).capacity, 128);
+    ecs_sched_world_destroy(w);
+}
+
+static void statistics_switched_on_twice_keep_what_they_counted(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_system_stats st;
+    (void)state;
+    ecs_sched_stats_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    ecs_sched_stats_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_stats_get(w, UPDATE, "a", &st), ECS_SCHED_OK);
+    assert_int_equal(st.runs, 2);
+    assert_true(st.min_ns <= st.max_ns);
+    assert_true(st.total_ns >= 2 * st.min_ns && st.total_ns <= 2 * st.max_ns);
+    ecs_sched_stats_enable(w, false);
+    ecs_sched_stats_enable(w, true);
+    assert_int_equal(ecs_sched_system_stats_get(w, UPDATE, "a", &st), ECS_SCHED_OK);
+    assert_int_equal(st.runs, 0);
+    assert_int_equal(ecs_sched_system_stats_get(w, "Nowhere", "a", &st), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    assert_int_equal(ecs_sched_system_set_enabled(w, "Nowhere", "a", false), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    assert_false(ecs_sched_system_enabled(w, "Nowhere", "a"));
+    ecs_sched_world_destroy(w);
+}
+
+static void the_smallest_and_largest_well_formed_sequences_are_written_as_they_are(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    /* U+0800, U+D7FF, U+10000, U+10FFFF (each at an edge a malformed form lies beyond), then
+       a 2 byte start without its continuation */
+    const char *name = "\xe0\xa0\x80|\xed\x9f\xbf|\xf0\x90\x80\x80|\xf4\x8f\xbf\xbf|\xc3x";
+    const char *expected = "\xe0\xa0\x80|\xed\x9f\xbf|\xf0\x90\x80\x80|\xf4\x8f\xbf\xbf|\xef\xbf\xbdx";
+    cJSON *root;
+    const cJSON *e;
+    (void)state;
+    add(w, UPDATE, name);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    root = written_trace(w);
+    e = find_event(root, "system", NULL);
+    assert_non_null(e);
+    assert_string_equal(text_of(e, "name"), expected);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void traced_observer(ecs_sched_world *w, const char *name, ecs_sched_observer_event event,
+                            ecs_sched_id component) {
+    ecs_sched_observer_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.event = event;
+    d.component = component;
+    d.fn = observed;
+    if (event == ECS_SCHED_ON_DESPAWN) d.component = 0;
+    if (event == ECS_SCHED_ON_MATCH || event == ECS_SCHED_ON_UNMATCH) {
+        d.component = 0;
+        d.query.terms[0] = ecs_sched_read(component);
+    }
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+}
+
+static void every_observer_event_is_named_in_the_trace(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_id ping = ECS_SCHED_TAG(w, Ping);
+    static const char *const names[9][2] = {
+        {"added", "on_add"},       {"inserted", "on_insert"}, {"removed", "on_remove"},
+        {"despawned", "on_despawn"}, {"set", "on_set"},       {"unset", "on_unset"},
+        {"matched", "on_match"},   {"unmatched", "on_unmatch"}, {"pinged", "on_event"}};
+    Position p = {1, 2};
+    ecs_sched_entity e;
+    cJSON *root;
+    int i;
+    (void)state;
+    for (i = 0; i < 8; i++) {
+        traced_observer(w, names[i][0], (ecs_sched_observer_event)(ECS_SCHED_ON_ADD + i), pos);
+    }
+    traced_observer(w, names[8][0], ECS_SCHED_ON_EVENT, ping);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    e = ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p});
+    assert_int_equal(ecs_sched_emit(w, &(ecs_sched_event_desc){.event = ping}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, e), ECS_SCHED_OK);
+    root = written_trace(w);
+    for (i = 0; i < 9; i++) {
+        const cJSON *event = find_event(root, "observer", names[i][0]);
+        if (!event) print_error("observer '%s' not traced\n", names[i][0]);
+        assert_non_null(event);
+        assert_string_equal(cJSON_GetStringValue(arg_of(event, "event")), names[i][1]);
+    }
+    assert_null(arg_of(find_event(root, "observer", "despawned"), "component"));
+    assert_string_equal(cJSON_GetStringValue(arg_of(find_event(root, "observer", "pinged"),
+                                                    "component")), "Ping");
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static bool always_holds(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    return true;
+}
+
+static void the_condition_named_is_the_first_one_that_failed(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_condition never = never_condition();
+    ecs_sched_condition yes;
+    ecs_sched_set_desc set;
+    ecs_sched_system_desc d[2];
+    ecs_sched_system_outcome out[2];
+    cJSON *root;
+    const cJSON *c;
+    (void)state;
+    memset(&yes, 0, sizeof yes);
+    yes.name = "yes";
+    yes.fn = always_holds;
+    memset(&set, 0, sizeof set);
+    set.name = "open";
+    set.run_if[0] = &yes;
+    assert_int_equal(ecs_sched_configure_set(w, UPDATE, &set), ECS_SCHED_OK);
+    d[0] = system_named("guarded", note);
+    d[0].in_set[0] = "open";
+    d[0].run_if[0] = &yes;
+    d[0].run_if[1] = &never;
+    d[1] = system_named("free", note);
+    d[1].run_if[0] = &yes;
+    add_all(w, d, 2);
+    ecs_sched_outcomes_enable(w, true);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "free ");
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 2), 2);
+    assert_int_equal(out[0].outcome, ECS_SCHED_OUTCOME_SKIPPED);
+    assert_string_equal(out[0].condition, "never");
+    assert_null(out[0].set);   /* the set's condition held */
+    root = written_trace(w);
+    c = find_event(root, "condition", "yes");
+    assert_non_null(c);
+    assert_true(cJSON_IsTrue(arg_of(c, "result")));
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_trace_written_to_a_full_device_is_refused_naming_the_path(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_write(w, "/dev/full"), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "/dev/full"));
+    ecs_sched_world_destroy(w);
+}
+
+static void what_ran_needs_a_run_with_outcomes_on(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_world *empty = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    (void)state;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, NULL, 0), -1);
+    assert_non_null(strstr(ecs_sched_last_error(w), "what_ran: no run of schedule 'Update' was recorded"));
+    ecs_sched_stats_enable(empty, true);   /* no schedule yet: nothing to clear */
+    ecs_sched_stats_enable(empty, false);
+    assert_int_equal(ecs_sched_what_ran(empty, UPDATE, NULL, 0), -1);
+    assert_int_equal(ecs_sched_last_result(empty), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    ecs_sched_world_destroy(empty);
+    ecs_sched_world_destroy(w);
+}
+
+static void what_ran_leaves_the_sync_points_out(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d[2];
+    ecs_sched_system_outcome out[3];
+    (void)state;
+    d[0] = system_named("spawner", spawns_three);
+    d[0].commands = true;
+    d[1] = system_named("after", note);
+    d[1].after[0] = "spawner";
+    add_all(w, d, 2);
+    ecs_sched_outcomes_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 3), 2);
+    assert_string_equal(out[0].system, "spawner");
+    assert_string_equal(out[1].system, "after");
+    ecs_sched_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_trace_lists_every_system_run_with_its_schedule),
@@ -1020,6 +1429,24 @@ int main(void) {
         cmocka_unit_test(stepping_a_running_schedule_is_refused),
         cmocka_unit_test(unknown_schedules_and_systems_are_named_in_the_error),
         cmocka_unit_test(bad_trace_requests_are_refused_and_change_nothing),
+        cmocka_unit_test(names_are_written_as_valid_json_whatever_their_bytes),
+        cmocka_unit_test(a_removed_observer_is_named_by_its_id_in_the_trace),
+        cmocka_unit_test(a_disabled_system_is_an_instant_event_of_its_schedule),
+        cmocka_unit_test(every_outcome_has_a_name_and_an_unknown_one_is_a_question_mark),
+        cmocka_unit_test(what_ran_counts_every_system_even_past_the_capacity_given),
+        cmocka_unit_test(what_ran_logs_the_condition_and_the_set_that_skipped_a_system),
+        cmocka_unit_test(two_systems_of_one_name_cannot_be_told_apart_by_it),
+        cmocka_unit_test(switching_a_system_to_the_state_it_is_in_changes_nothing),
+        cmocka_unit_test(a_negative_frame_count_or_an_empty_path_is_refused),
+        cmocka_unit_test(the_condition_named_is_the_first_one_that_failed),
+        cmocka_unit_test(a_trace_written_to_a_full_device_is_refused_naming_the_path),
+        cmocka_unit_test(what_ran_needs_a_run_with_outcomes_on),
+        cmocka_unit_test(what_ran_leaves_the_sync_points_out),
+        cmocka_unit_test(every_observer_event_is_named_in_the_trace),
+        cmocka_unit_test(the_smallest_and_largest_well_formed_sequences_are_written_as_they_are),
+        cmocka_unit_test(a_trace_is_not_started_stopped_or_written_while_a_schedule_runs),
+        cmocka_unit_test(a_trace_started_again_with_the_same_capacity_reuses_its_buffer),
+        cmocka_unit_test(statistics_switched_on_twice_keep_what_they_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
