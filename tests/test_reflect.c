@@ -496,6 +496,27 @@ static void each_integer_kind_refuses_a_number_just_past_its_range(void **state)
     check_and_destroy(w);
 }
 
+static void an_i64_member_takes_every_int64_written_as_an_integer(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id kinds = describe_kinds(w);
+    Kinds k = some_kinds();
+    double number;
+    (void)state;
+    assert_int_equal(ecs_sched_value_set_int(w, kinds, &k, "i64", INT64_MAX), ECS_SCHED_OK);
+    assert_true(k.i64 == INT64_MAX);
+    assert_int_equal(ecs_sched_value_set_int(w, kinds, &k, "i64", INT64_MAX - 1), ECS_SCHED_OK);
+    assert_true(k.i64 == INT64_MAX - 1);
+    assert_int_equal(ecs_sched_value_set_int(w, kinds, &k, "i64", INT64_MIN), ECS_SCHED_OK);
+    assert_true(k.i64 == INT64_MIN);
+    /* as a double, 2^63 is one past the largest */
+    assert_int_equal(ecs_sched_value_set_number(w, kinds, &k, "i64", 9223372036854775808.0),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "9.223372036854776e+18 does not fit member 'i64' (i64)");
+    assert_int_equal(ecs_sched_value_get_number(w, kinds, &k, "i64", &number), ECS_SCHED_OK);
+    assert_true(number == -9223372036854775808.0);
+    check_and_destroy(w);
+}
+
 static void an_integer_written_to_a_float_u64_or_entity_member_is_stored_whole(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id kinds = describe_kinds(w);
@@ -652,6 +673,7 @@ int main(void) {
         cmocka_unit_test(every_integer_kind_reads_back_as_a_number),
         cmocka_unit_test(each_integer_kind_refuses_a_number_just_past_its_range),
         cmocka_unit_test(an_integer_written_to_a_float_u64_or_entity_member_is_stored_whole),
+        cmocka_unit_test(an_i64_member_takes_every_int64_written_as_an_integer),
         cmocka_unit_test(a_number_is_not_written_to_an_entity_member),
         cmocka_unit_test(text_is_written_only_to_a_chars_or_enum_member),
         cmocka_unit_test(a_path_needs_a_known_type_a_value_and_a_description),
