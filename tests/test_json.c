@@ -1328,6 +1328,265 @@ static void a_link_inside_a_nested_struct_past_the_file_is_named_with_its_path(v
     check_and_destroy(j.s.world);
 }
 
+/* ---- what an entity of a file may hold ---- */
+
+static void an_entity_s_members_are_checked_each_naming_the_entity(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{}, 3]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 1: an entity is an object", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"colour\": \"red\"}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: unknown member 'colour' (an entity has name, "
+                        "parent, prefab, components and relations)", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{}, {\"parent\": 1}]}", ECS_SCHED_ERR_RELATION_CYCLE,
+                        "json 'ship.json': entity 1: the entity is its own parent", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"name\": \"\"}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: name is a non-empty string", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"name\": 4}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: name is a non-empty string", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"prefab\": 4}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: prefab is a file name", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": [1]}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: components is an object, a member per component",
+                        (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": [0]}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: relations is an object, a member per kind",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_null_name_or_parent_is_as_if_not_given(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"name\": null, \"parent\": null}, "
+                                                   "{\"name\": \"b\", \"parent\": 0}]}", NULL);
+    assert_non_null(d);
+    assert_null(ecs_sched_prefab_data_name(d, 0));
+    assert_int_equal(ecs_sched_prefab_data_parent(d, 0), -1);
+    assert_string_equal(ecs_sched_prefab_data_name(d, 1), "b");
+    assert_int_equal(ecs_sched_prefab_data_parent(d, 1), 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static ecs_sched_id register_likes(json_world *j) {
+    ecs_sched_relation_desc r;
+    ecs_sched_id likes;
+    memset(&r, 0, sizeof r);
+    r.name = "Likes";
+    likes = ecs_sched_relation_register(j->s.world, &r);
+    assert_true(likes != 0);
+    return likes;
+}
+
+static void relations_of_a_file_link_its_entities(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    ecs_sched_id likes;
+    char *text;
+    (void)state;
+    setup_json(&j);
+    likes = register_likes(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"name\": \"a\", \"relations\": "
+                                                   "{\"Likes\": [1, 2]}}, {\"name\": \"b\"}, {\"name\": \"c\"}]}", NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(ecs_sched_has_relation(j.s.world, made[0], likes, made[1]));
+    assert_true(ecs_sched_has_relation(j.s.world, made[0], likes, made[2]));
+    assert_int_equal(ecs_sched_target_count(j.s.world, made[0], likes), 2);
+    ecs_sched_prefab_data_free(d);
+    text = ecs_sched_json_save(j.s.world, 3, made, false);
+    assert_non_null(text);
+    assert_contains(text, "\"relations\":\t{\n\t\t\t\t\"Likes\":\t[1, 2]\n\t\t\t}");
+    ecs_sched_json_free(text);
+    check_and_destroy(j.s.world);
+}
+
+static void relations_naming_an_unknown_kind_or_no_entity_of_the_file_are_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    register_likes(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Hates\": [0]}}]}",
+                        ECS_SCHED_ERR_UNKNOWN_COMPONENT, "json 'ship.json': entity 0: unknown "
+                        "relationship kind 'Hates' (register it before loading)", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Health\": [0]}}]}",
+                        ECS_SCHED_ERR_UNKNOWN_COMPONENT, "unknown relationship kind 'Health'",
+                        (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Likes\": 0}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0: the targets of "
+                        "'Likes' are an array of entity indices", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Likes\": [0, 2]}}, {}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0: a target of "
+                        "'Likes' is not an entity of the file (it has 2)", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Likes\": [\"0\"]}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "a target of 'Likes' is not an entity of the file",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_component_s_value_is_checked_against_what_it_is(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    register_likes(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Likes\": {}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0, component "
+                        "'Likes': a relationship is given under \"relations\" (ChildOf as "
+                        "\"parent\"), not as a component", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Health\": 3}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0, component "
+                        "'Health': a value is an object of its members", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Velocity\": {\"x\": 1}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0, component "
+                        "'Velocity': the component has no description, so its members cannot be "
+                        "read (ecs_sched_describe)", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Frozen\": {\"a\": 1}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "component 'Frozen': a tag has no value: give it true",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_tag_may_be_given_an_empty_object_and_a_type_without_description_an_empty_one(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    const Velocity *v;
+    (void)state;
+    setup_json(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": "
+                                                   "{\"Frozen\": {}, \"Velocity\": {}}}]}", NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_true(ecs_sched_prefab_data_has(d, 0, j.tag));
+    v = (const Velocity *)ecs_sched_prefab_data_get(d, 0, j.s.velocity);
+    assert_non_null(v);
+    assert_true(v->x == 0.0f && v->y == 0.0f);
+    assert_false(ecs_sched_prefab_data_has(d, 0, j.s.position));
+    assert_false(ecs_sched_prefab_data_has(d, 1, j.tag));
+    assert_false(ecs_sched_prefab_data_has(d, -1, j.tag));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+/* A value larger than what a load keeps on its stack. */
+typedef struct { char text[300]; int32_t n; } Scroll;
+
+static void a_large_value_is_read_like_a_small_one(void **state) {
+    json_world j;
+    ecs_sched_id scroll;
+    ecs_sched_member f[] = {ECS_SCHED_MEMBER(Scroll, text, ECS_SCHED_TYPE_CHARS),
+                            ECS_SCHED_MEMBER(Scroll, n, ECS_SCHED_TYPE_I32)};
+    ecs_sched_prefab_data *d;
+    const Scroll *s;
+    (void)state;
+    setup_json(&j);
+    scroll = ECS_SCHED_COMPONENT(j.s.world, Scroll);
+    assert_int_equal(ecs_sched_describe(j.s.world, scroll, 2, f), ECS_SCHED_OK);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": "
+                                                   "{\"Scroll\": {\"text\": \"long\", \"n\": 9}}}]}", NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    s = (const Scroll *)ecs_sched_prefab_data_get(d, 0, scroll);
+    assert_string_equal(s->text, "long");
+    assert_int_equal(s->n, 9);
+    ecs_sched_prefab_data_free(d);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Scroll\": {\"n\": 0.5}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "component 'Scroll': member 'n' (i32) cannot hold 0.5",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_key_of_the_file_beside_its_entities_is_checked_too(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"version\": {\"major\": 1e999}, \"entities\": []}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': key 'version.major' holds "
+                        "a number beyond the range of a double", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [], \"notes\": [1, {\"a\": 1, \"a\": 2}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': key 'notes[1].a' is given twice",
+                        (const char *)NULL);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"version\": 2, \"entities\": [{}]}", NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_count(d), 1);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void text_without_a_file_name_is_named_as_text(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"name\": 1}]}", NULL));
+    assert_string_equal(ecs_sched_last_error(j.s.world), "json '(text)': entity 0: name is a non-empty string");
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, NULL, NULL));
+    assert_string_equal(ecs_sched_last_error(j.s.world), "json '(text)': no text");
+    assert_null(ecs_sched_prefab_data_load(j.s.world, NULL, NULL));
+    assert_int_equal(ecs_sched_last_result(j.s.world), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_string_equal(ecs_sched_last_error(j.s.world), "prefab_data_load: no path");
+    check_and_destroy(j.s.world);
+}
+
+/* Files 0.json, 1.json, ...: each names the next as its entity's prefab. */
+static char *read_chain(const char *path, const char *from, void *user) {
+    char *text = (char *)malloc(64);
+    (void)from;
+    (void)user;
+    snprintf(text, 64, "{\"entities\": [{\"prefab\": \"%d.json\"}]}", atoi(path) + 1);
+    return text;
+}
+
+static void prefabs_nesting_deeper_than_the_limit_are_refused(void **state) {
+    json_world j;
+    ecs_sched_json_desc desc;
+    ecs_sched_progress progress;
+    (void)state;
+    setup_json(&j);
+    memset(&desc, 0, sizeof desc);
+    memset(&progress, 0, sizeof progress);
+    desc.read_file = read_chain;
+    desc.progress = &progress;
+    assert_null(ecs_sched_prefab_data_load(j.s.world, "0.json", &desc));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_LIMIT);
+    assert_string_equal(ecs_sched_last_error(j.s.world),
+                        "json '31.json': entity 0: prefabs nest deeper than 32 files");
+    assert_int_equal(progress.loading, 0);
+    assert_int_equal(progress.failed, 31);   /* each file that named the next */
+    assert_false(ecs_sched_progress_complete(&progress));
+    check_and_destroy(j.s.world);
+}
+
+static void an_asset_that_fails_later_leaves_the_progress_incomplete(void **state) {
+    ecs_sched_progress progress;
+    (void)state;
+    memset(&progress, 0, sizeof progress);
+    progress.loading = 2;
+    assert_false(ecs_sched_progress_complete(&progress));
+    ecs_sched_progress_finish(&progress, false);
+    ecs_sched_progress_finish(&progress, true);
+    assert_int_equal(progress.loading, 0);
+    assert_int_equal(progress.done, 1);
+    assert_int_equal(progress.failed, 1);
+    assert_false(ecs_sched_progress_complete(&progress));
+    assert_false(ecs_sched_progress_complete(NULL));
+}
+
+static void saving_a_despawned_entity_is_refused(void **state) {
+    json_world j;
+    ecs_sched_entity e;
+    (void)state;
+    setup_json(&j);
+    e = ecs_sched_spawn(j.s.world);
+    assert_int_equal(ecs_sched_despawn(j.s.world, e), ECS_SCHED_OK);
+    assert_null(ecs_sched_json_save(j.s.world, 1, &e, true));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_STALE_ENTITY);
+    assert_contains(ecs_sched_last_error(j.s.world), "json_save");
+    check_and_destroy(j.s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_prefab_is_read_through_reflection_and_instantiated),
@@ -1371,6 +1630,18 @@ int main(void) {
         cmocka_unit_test(entities_named_inside_nested_structs_are_linked_to_the_file_s_entities),
         cmocka_unit_test(links_inside_nested_structs_are_saved_as_indices_of_the_file),
         cmocka_unit_test(a_link_inside_a_nested_struct_past_the_file_is_named_with_its_path),
+        cmocka_unit_test(an_entity_s_members_are_checked_each_naming_the_entity),
+        cmocka_unit_test(a_null_name_or_parent_is_as_if_not_given),
+        cmocka_unit_test(relations_of_a_file_link_its_entities),
+        cmocka_unit_test(relations_naming_an_unknown_kind_or_no_entity_of_the_file_are_refused),
+        cmocka_unit_test(a_component_s_value_is_checked_against_what_it_is),
+        cmocka_unit_test(a_tag_may_be_given_an_empty_object_and_a_type_without_description_an_empty_one),
+        cmocka_unit_test(a_large_value_is_read_like_a_small_one),
+        cmocka_unit_test(a_key_of_the_file_beside_its_entities_is_checked_too),
+        cmocka_unit_test(text_without_a_file_name_is_named_as_text),
+        cmocka_unit_test(prefabs_nesting_deeper_than_the_limit_are_refused),
+        cmocka_unit_test(an_asset_that_fails_later_leaves_the_progress_incomplete),
+        cmocka_unit_test(saving_a_despawned_entity_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
