@@ -1030,6 +1030,40 @@ static void every_member_kind_loads_back_as_it_was_saved(void **state) {
     check_and_destroy(b.s.world);
 }
 
+static void integers_of_16_digits_and_more_load_back_as_they_were_saved(void **state) {
+    json_world a, b;
+    ecs_sched_id every_a, every_b;
+    ecs_sched_entity e, made[1];
+    ecs_sched_prefab_data *d;
+    Every v;
+    const Every *back;
+    char *text;
+    (void)state;
+    setup_json(&a);
+    setup_json(&b);
+    every_a = describe_every(&a);
+    every_b = describe_every(&b);
+    e = ecs_sched_spawn(a.s.world);
+    memset(&v, 0, sizeof v);
+    v.i64 = -INT64_C(9007199254740991);   /* 2^53 - 1: a double holds it */
+    v.u64 = UINT64_C(9007199254740991);
+    assert_int_equal(ecs_sched_insert(a.s.world, e, every_a, &v), ECS_SCHED_OK);
+    text = ecs_sched_json_save(a.s.world, 1, &e, false);
+    assert_non_null(text);
+    d = ecs_sched_prefab_data_from_json(b.s.world, text, NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(b.s.world, d, 0, made), ECS_SCHED_OK);
+    back = (const Every *)ecs_sched_get(b.s.world, made[0], every_b);
+    if (back->u64 != v.u64 || back->i64 != v.i64) {
+        fail_msg("%lld %llu read back as %lld %llu from\n%s", (long long)v.i64,
+                 (unsigned long long)v.u64, (long long)back->i64, (unsigned long long)back->u64, text);
+    }
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(a.s.world);
+    check_and_destroy(b.s.world);
+}
+
 static void a_64_bit_member_takes_its_whole_range_as_a_string_of_digits(void **state) {
     json_world j;
     ecs_sched_prefab_data *d;
@@ -1619,6 +1653,7 @@ int main(void) {
         cmocka_unit_test(saving_refuses_what_it_cannot_write),
         cmocka_unit_test(every_member_kind_is_saved_as_its_json_text),
         cmocka_unit_test(every_member_kind_loads_back_as_it_was_saved),
+        cmocka_unit_test(integers_of_16_digits_and_more_load_back_as_they_were_saved),
         cmocka_unit_test(a_64_bit_member_takes_its_whole_range_as_a_string_of_digits),
         cmocka_unit_test(a_64_bit_member_given_text_that_is_no_integer_is_refused),
         cmocka_unit_test(each_member_kind_given_the_wrong_json_type_is_refused_naming_both),
