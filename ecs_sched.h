@@ -30494,6 +30494,10 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
             stored = ecs_sched__store_number(f, p, n);
             goto done;
         }
+        if (cJSON_IsRaw(item)) {   /* a double as json_save writes it, read back by the remote */
+            stored = ecs_sched__store_number(f, p, strtod(item->valuestring, NULL));
+            goto done;
+        }
         if (!cJSON_IsNumber(item)) break;
         stored = ecs_sched__store_number(f, p, item->valuedouble);
         goto done;
@@ -31172,6 +31176,17 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
         double d = ecs_sched__load_float(p, f->kind);
         if (isnan(d)) return cJSON_CreateString("nan");
         if (isinf(d)) return cJSON_CreateString(d > 0 ? "inf" : "-inf");
+        if (f->kind == ECS_SCHED_TYPE_F64) {
+            /* cJSON writes 15 significant digits when they read back within an epsilon of d,
+               not always as d: the fewest digits that do, as the number's text */
+            double back;
+            snprintf(text, sizeof text, "%1.15g", d);
+            back = strtod(text, NULL);
+            if (back < d || back > d) {
+                ecs_sched__format_number(text, sizeof text, d);
+                return cJSON_CreateRaw(text);
+            }
+        }
         return cJSON_CreateNumber(d);
     }
     case ECS_SCHED_TYPE_U64: {

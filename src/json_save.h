@@ -76,6 +76,17 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
         double d = ecs_sched__load_float(p, f->kind);
         if (isnan(d)) return cJSON_CreateString("nan");
         if (isinf(d)) return cJSON_CreateString(d > 0 ? "inf" : "-inf");
+        if (f->kind == ECS_SCHED_TYPE_F64) {
+            /* cJSON writes 15 significant digits when they read back within an epsilon of d,
+               not always as d: the fewest digits that do, as the number's text */
+            double back;
+            snprintf(text, sizeof text, "%1.15g", d);
+            back = strtod(text, NULL);
+            if (back < d || back > d) {
+                ecs_sched__format_number(text, sizeof text, d);
+                return cJSON_CreateRaw(text);
+            }
+        }
         return cJSON_CreateNumber(d);
     }
     case ECS_SCHED_TYPE_U64: {

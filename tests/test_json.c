@@ -1064,6 +1064,40 @@ static void integers_of_16_digits_and_more_load_back_as_they_were_saved(void **s
     check_and_destroy(b.s.world);
 }
 
+static void a_double_loads_back_to_the_same_bits(void **state) {
+    json_world a, b;
+    ecs_sched_id every_a, every_b;
+    ecs_sched_entity e, made[1];
+    ecs_sched_prefab_data *d;
+    Every v;
+    const Every *back;
+    char *text;
+    volatile double tenth = 0.1;
+    (void)state;
+    setup_json(&a);
+    setup_json(&b);
+    every_a = describe_every(&a);
+    every_b = describe_every(&b);
+    e = ecs_sched_spawn(a.s.world);
+    memset(&v, 0, sizeof v);
+    v.f64 = tenth + 0.2;   /* 0.30000000000000004, one step above 0.3 */
+    v.f32 = 0.1f;
+    assert_int_equal(ecs_sched_insert(a.s.world, e, every_a, &v), ECS_SCHED_OK);
+    text = ecs_sched_json_save(a.s.world, 1, &e, false);
+    assert_non_null(text);
+    assert_contains(text, "\"f64\":\t0.30000000000000004,");
+    d = ecs_sched_prefab_data_from_json(b.s.world, text, NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(b.s.world, d, 0, made), ECS_SCHED_OK);
+    back = (const Every *)ecs_sched_get(b.s.world, made[0], every_b);
+    assert_memory_equal(&back->f64, &v.f64, sizeof v.f64);
+    assert_memory_equal(&back->f32, &v.f32, sizeof v.f32);
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(a.s.world);
+    check_and_destroy(b.s.world);
+}
+
 static void a_64_bit_member_takes_its_whole_range_as_a_string_of_digits(void **state) {
     json_world j;
     ecs_sched_prefab_data *d;
@@ -1654,6 +1688,7 @@ int main(void) {
         cmocka_unit_test(every_member_kind_is_saved_as_its_json_text),
         cmocka_unit_test(every_member_kind_loads_back_as_it_was_saved),
         cmocka_unit_test(integers_of_16_digits_and_more_load_back_as_they_were_saved),
+        cmocka_unit_test(a_double_loads_back_to_the_same_bits),
         cmocka_unit_test(a_64_bit_member_takes_its_whole_range_as_a_string_of_digits),
         cmocka_unit_test(a_64_bit_member_given_text_that_is_no_integer_is_refused),
         cmocka_unit_test(each_member_kind_given_the_wrong_json_type_is_refused_naming_both),

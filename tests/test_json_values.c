@@ -19,12 +19,13 @@
 #include "world_fixture.h"
 
 typedef struct { ecs_sched_entity who; int32_t ticks; } Target;
+typedef struct { double kg; int32_t n; } Mass;
 
 typedef struct values_world {
     captured_log log;
     ecs_sched_world *world;
     ecs_sched_remote *remote;
-    ecs_sched_id target;
+    ecs_sched_id target, mass;
     ecs_sched_entity e;
 } values_world;
 
@@ -33,9 +34,13 @@ static int setup(void **state) {
     ecs_sched_remote_desc desc;
     static const ecs_sched_member target[] = {ECS_SCHED_MEMBER(Target, who, ECS_SCHED_TYPE_ENTITY),
                                               ECS_SCHED_MEMBER(Target, ticks, ECS_SCHED_TYPE_I32)};
+    static const ecs_sched_member mass[] = {ECS_SCHED_MEMBER(Mass, kg, ECS_SCHED_TYPE_F64),
+                                            ECS_SCHED_MEMBER(Mass, n, ECS_SCHED_TYPE_I32)};
     v->world = new_world(&v->log);
     v->target = ECS_SCHED_COMPONENT(v->world, Target);
+    v->mass = ECS_SCHED_COMPONENT(v->world, Mass);
     assert_int_equal(ecs_sched_describe(v->world, v->target, 2, target), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(v->world, v->mass, 2, mass), ECS_SCHED_OK);
     v->e = ecs_sched_spawn(v->world);
     memset(&desc, 0, sizeof desc);
     desc.no_http = true;
@@ -191,12 +196,58 @@ static void a_value_alone_that_is_not_an_object_is_refused(void **state) {
                                 "'when': 'Target' has no such member");
 }
 
+/* The result of a request, unformatted (free it). */
+static char *result_text(values_world *v, const char *request) {
+    char *text = ecs_sched_remote_handle(v->remote, request, strlen(request)), *out;
+    cJSON *response;
+    assert_non_null(text);
+    response = cJSON_Parse(text);
+    ecs_sched_remote_free(text);
+    assert_non_null(response);
+    out = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(response, "result"));
+    cJSON_Delete(response);
+    assert_non_null(out);
+    return out;
+}
+
+static void a_double_is_written_with_the_digits_that_give_it_back_and_read_again(void **state) {
+    values_world *v = (values_world *)*state;
+    char request[512], *text;
+    volatile double tenth = 0.1;
+    double want = tenth + 0.2;
+    const Mass *m;
+    snprintf(request, sizeof request, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "
+             "\"world.insert_components\", \"params\": {\"entity\": %llu, \"components\": "
+             "{\"Mass\": {\"kg\": 0.30000000000000004, \"n\": 1}}}}", (unsigned long long)v->e);
+    text = result_text(v, request);
+    assert_string_equal(text, "null");
+    cJSON_free(text);
+    snprintf(request, sizeof request, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "
+             "\"world.get_components\", \"params\": {\"entity\": %llu, \"components\": "
+             "[\"Mass\"], \"strict\": true}}", (unsigned long long)v->e);
+    text = ecs_sched_remote_handle(v->remote, request, strlen(request));   /* as written */
+    assert_non_null(text);
+    assert_contains(text, "{\"Mass\":{\"kg\":0.30000000000000004,\"n\":1}}");
+    ecs_sched_remote_free(text);
+    /* a member written by path: the others read back from the value written as JSON */
+    snprintf(request, sizeof request, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "
+             "\"world.mutate_components\", \"params\": {\"entity\": %llu, \"component\": "
+             "\"Mass\", \"path\": \"n\", \"value\": 3}}", (unsigned long long)v->e);
+    text = result_text(v, request);
+    assert_string_equal(text, "null");
+    cJSON_free(text);
+    m = (const Mass *)get_present(v->world, v->e, v->mass);
+    assert_int_equal(m->n, 3);
+    assert_memory_equal(&m->kg, &want, sizeof want);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(an_entity_member_is_given_its_handle_as_a_number_or_null, setup, teardown),
         cmocka_unit_test_setup_teardown(a_handle_past_2_to_the_53_is_given_and_written_as_a_string_of_digits, setup, teardown),
         cmocka_unit_test_setup_teardown(a_handle_that_is_no_whole_number_in_range_is_refused_naming_the_member, setup, teardown),
         cmocka_unit_test_setup_teardown(a_value_alone_that_is_not_an_object_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_double_is_written_with_the_digits_that_give_it_back_and_read_again, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
