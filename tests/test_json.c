@@ -1655,6 +1655,207 @@ static void saving_a_despawned_entity_is_refused(void **state) {
     check_and_destroy(j.s.world);
 }
 
+/* ---- nested files, and more of what a file may not hold ---- */
+
+/* desc reading from `files`, the file named "ship.json". */
+static ecs_sched_json_desc nested_desc(file_set *files, ecs_sched_progress *progress) {
+    ecs_sched_json_desc desc;
+    memset(&desc, 0, sizeof desc);
+    memset(progress, 0, sizeof *progress);
+    desc.file = "data/ship.json";
+    desc.read_file = read_from_set;
+    desc.user = files;
+    desc.progress = progress;
+    return desc;
+}
+
+static void a_nested_file_is_checked_and_named_in_the_message(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_progress progress;
+    ecs_sched_json_desc desc;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "data/hull.json";
+    files.texts[0] = "{\"version\": 2, \"entities\": [{}, {\"name\": \"a\", \"name\": \"b\"}]}";
+    desc = nested_desc(&files, &progress);
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"prefab\": \"hull.json\"}]}", &desc));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_string_equal(ecs_sched_last_error(j.s.world),
+                        "json 'data/hull.json': entity 1: key 'name' is given twice (the keys of an "
+                        "object are unique)");
+    assert_int_equal(progress.failed, 1);
+    assert_int_equal(progress.loading, 0);
+    files.texts[0] = "{\"version\": 1e999, \"entities\": []}";
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"prefab\": \"hull.json\"}]}", &desc));
+    assert_contains(ecs_sched_last_error(j.s.world), "json 'data/hull.json': key 'version' holds a number beyond");
+    check_and_destroy(j.s.world);
+}
+
+static void a_nested_file_without_entities_adds_nothing(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_progress progress;
+    ecs_sched_json_desc desc;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "data/empty.json";
+    files.texts[0] = "{\"entities\": []}";
+    desc = nested_desc(&files, &progress);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"name\": \"ship\", \"prefab\": \"empty.json\"}]}", &desc);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(ecs_sched_prefab_data_count(d), 1);
+    assert_string_equal(ecs_sched_prefab_data_name(d, 0), "ship");
+    assert_int_equal(progress.done, 1);
+    assert_true(ecs_sched_progress_complete(&progress));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void an_absolute_nested_file_name_is_read_as_it_is(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_progress progress;
+    ecs_sched_json_desc desc;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "/shared/hull.json";
+    files.texts[0] = "{\"entities\": [{\"components\": {\"Health\": {\"hp\": 4}}}]}";
+    desc = nested_desc(&files, &progress);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"prefab\": \"/shared/hull.json\"}]}", &desc);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_string_equal(files.asked[0], "/shared/hull.json");
+    assert_string_equal(files.asked_from[0], "data/ship.json");
+    assert_int_equal(((const Health *)ecs_sched_prefab_data_get(d, 0, j.s.health))->hp, 4);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void a_nested_file_the_hook_cannot_give_is_named_as_given(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_progress progress;
+    ecs_sched_json_desc desc;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    desc = nested_desc(&files, &progress);
+    desc.file = NULL;   /* text without a file: names are read as they are */
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"prefab\": \"gone.json\"}]}", &desc));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_NOT_FOUND);
+    assert_string_equal(ecs_sched_last_error(j.s.world),
+                        "json '(text)': entity 0: \"prefab\" names 'gone.json', which could not be "
+                        "read: the read_file hook gave no text");
+    assert_string_equal(files.asked_from[0], "(none)");
+    assert_int_equal(progress.failed, 1);
+    check_and_destroy(j.s.world);
+}
+
+static void a_long_object_with_a_key_given_twice_is_refused(void **state) {
+    json_world j;
+    char text[2048];
+    size_t used;
+    int i;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    /* more keys than are compared pair by pair: sorted */
+    used = (size_t)snprintf(text, sizeof text, "{\"entities\": [], \"notes\": {");
+    for (i = 0; i < 40; i++) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s\"k%02d\": %d", i ? ", " : "", i, i);
+    }
+    snprintf(text + used, sizeof text - used, "}}");
+    d = ecs_sched_prefab_data_from_json(j.s.world, text, NULL);
+    assert_non_null(d);
+    ecs_sched_prefab_data_free(d);
+    used = (size_t)snprintf(text, sizeof text, "{\"entities\": [], \"notes\": {");
+    for (i = 0; i < 40; i++) {   /* the last key k17 again */
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s\"k%02d\": %d", i ? ", " : "",
+                                 i == 39 ? 17 : i, i);
+    }
+    snprintf(text + used, sizeof text - used, "}}");
+    expect_load_failure(&j, text, ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': key 'notes.k17' is given twice",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_link_left_null_inside_a_nested_struct_stays_no_entity(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[2];
+    ecs_sched_id squad;
+    const Squad *s;
+    (void)state;
+    setup_json(&j);
+    squad = describe_squad(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": {\"Squad\": {"
+                                                   "\"leader\": {\"who\": null, \"rank\": 2}, \"slots\": [{\"who\": 1}, {\"who\": null}]}}}, {}]}",
+                                        NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    s = (const Squad *)ecs_sched_get(j.s.world, made[0], squad);
+    assert_true(s->leader.who == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(s->leader.rank, 2);
+    assert_true(s->slots[0].who == made[1]);
+    assert_true(s->slots[1].who == ECS_SCHED_NULL_ENTITY);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void an_asset_without_a_desc_or_in_a_double_is_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    describe_every(&j);
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": {\"Every\": "
+                                                           "{\"i32\": {\"asset\": \"a.png\"}}}}]}", NULL));
+    assert_string_equal(ecs_sched_last_error(j.s.world),
+                        "json '(text)': entity 0, component 'Every': member 'i32' names the asset "
+                        "'a.png', and no load_asset hook was given to load it");
+    expect_asset_refused(&j, "{\"f64\": {\"asset\": \"1\"}}",
+                         "member 'f64' (f64) cannot hold an asset handle; an integer or entity member can");
+    expect_every_refused(&j, "{\"u64\": \"\"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'u64' (u64) is given \"\", which is not an integer");
+    check_and_destroy(j.s.world);
+}
+
+static void a_double_just_below_its_15_digits_is_saved_exactly_too(void **state) {
+    json_world j;
+    ecs_sched_id every;
+    ecs_sched_entity e, gone;
+    Every v;
+    char *text;
+    volatile double tenth = 0.1;
+    ecs_sched_prefab_data *d;
+    const Every *back;
+    (void)state;
+    setup_json(&j);
+    every = describe_every(&j);
+    e = ecs_sched_spawn(j.s.world);
+    gone = ecs_sched_spawn(j.s.world);
+    assert_int_equal(ecs_sched_despawn(j.s.world, gone), ECS_SCHED_OK);
+    memset(&v, 0, sizeof v);
+    v.f64 = tenth + 0.7;   /* 0.7999999999999999: 15 digits give 0.8, above it */
+    v.e = gone;            /* a dead entity: no entity */
+    assert_int_equal(ecs_sched_insert(j.s.world, e, every, &v), ECS_SCHED_OK);
+    text = ecs_sched_json_save(j.s.world, 1, &e, false);
+    assert_non_null(text);
+    assert_contains(text, "\"f64\":\t0.7999999999999999,");   /* 16 digits */
+    assert_contains(text, "\"e\":\tnull,");
+    d = ecs_sched_prefab_data_from_json(j.s.world, text, NULL);
+    assert_non_null(d);
+    back = (const Every *)ecs_sched_prefab_data_get(d, 0, every);
+    assert_memory_equal(&back->f64, &v.f64, sizeof v.f64);
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(j.s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_prefab_is_read_through_reflection_and_instantiated),
@@ -1712,6 +1913,14 @@ int main(void) {
         cmocka_unit_test(prefabs_nesting_deeper_than_the_limit_are_refused),
         cmocka_unit_test(an_asset_that_fails_later_leaves_the_progress_incomplete),
         cmocka_unit_test(saving_a_despawned_entity_is_refused),
+        cmocka_unit_test(a_nested_file_is_checked_and_named_in_the_message),
+        cmocka_unit_test(a_nested_file_without_entities_adds_nothing),
+        cmocka_unit_test(an_absolute_nested_file_name_is_read_as_it_is),
+        cmocka_unit_test(a_nested_file_the_hook_cannot_give_is_named_as_given),
+        cmocka_unit_test(a_long_object_with_a_key_given_twice_is_refused),
+        cmocka_unit_test(a_link_left_null_inside_a_nested_struct_stays_no_entity),
+        cmocka_unit_test(an_asset_without_a_desc_or_in_a_double_is_refused),
+        cmocka_unit_test(a_double_just_below_its_15_digits_is_saved_exactly_too),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
