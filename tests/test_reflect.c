@@ -4,6 +4,7 @@
    with range checks, and compared and hashed regardless of padding. */
 #include "ecs_sched.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -654,6 +655,130 @@ static void a_member_needs_a_name_a_kind_and_an_enum_a_valid_size_and_list(void 
     check_and_destroy(w);
 }
 
+typedef struct { int16_t small; int64_t wide; uint8_t plain; } Enums;
+
+static void enums_of_2_and_8_bytes_and_without_names_are_stored_at_their_size(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id enums = ECS_SCHED_COMPONENT(w, Enums);
+    static const ecs_sched_enum_value wide_values[] = {{"FAR", INT64_C(5000000000)}, {"NEAR", -1}};
+    ecs_sched_member f[] = {ECS_SCHED_MEMBER_ENUM(Enums, small, moods, 2),
+                            ECS_SCHED_MEMBER_ENUM(Enums, wide, wide_values, 2),
+                            ECS_SCHED_MEMBER_ENUM(Enums, plain, NULL, 0)};
+    Enums e;
+    double number;
+    char text[96];
+    (void)state;
+    assert_int_equal(ecs_sched_describe(w, enums, 3, f), ECS_SCHED_OK);
+    memset(&e, 0, sizeof e);
+    assert_int_equal(ecs_sched_value_set_string(w, enums, &e, "small", "ANGRY"), ECS_SCHED_OK);
+    assert_int_equal(e.small, MOOD_ANGRY);
+    assert_int_equal(ecs_sched_value_set_string(w, enums, &e, "wide", "FAR"), ECS_SCHED_OK);
+    assert_true(e.wide == INT64_C(5000000000));
+    assert_int_equal(ecs_sched_value_set_int(w, enums, &e, "wide", -1), ECS_SCHED_OK);
+    assert_true(e.wide == -1);
+    assert_int_equal(ecs_sched_value_set_int(w, enums, &e, "wide", 7), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "7 does not fit member 'wide' (enum)");
+    assert_int_equal(ecs_sched_value_set_int(w, enums, &e, "plain", 1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_value_set_string(w, enums, &e, "plain", "ANY"), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "'ANY' is not a value of enum member 'plain'");
+    e.plain = 3;
+    assert_int_equal(ecs_sched_value_get_number(w, enums, &e, "wide", &number), ECS_SCHED_OK);
+    assert_true(number == -1.0);
+    ecs_sched_value_print(w, enums, &e, text, sizeof text);
+    assert_string_equal(text, "{small: ANGRY, wide: NEAR, plain: 3}");
+    check_and_destroy(w);
+}
+
+static void a_description_needs_one_to_256_members(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id three = ECS_SCHED_COMPONENT(w, Three);
+    ecs_sched_member one[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_TYPE_I32)};
+    ecs_sched_member empty[] = {{"a", ECS_SCHED_TYPE_I32, 0, 0, 0, NULL, 0}};
+    (void)state;
+    assert_refused(w, three, one, 0, "describe('Three')");
+    assert_refused(w, three, one, 257, "describe('Three')");
+    assert_refused(w, three, NULL, 1, "describe('Three')");
+    assert_refused(w, three, empty, 1, "member 'a' (offset 0, 0 bytes) does not lie inside the type's 16 bytes");
+    check_and_destroy(w);
+}
+
+static void text_filling_its_member_prints_and_hashes_up_to_its_end(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id kinds = describe_kinds(w);
+    Kinds a = some_kinds(), b;
+    char text[512];
+    (void)state;
+    memcpy(a.text, "abcdefg\x7f", 8);   /* no zero: the member's 8 bytes */
+    a.b = false;
+    b = a;
+    ecs_sched_value_print(w, kinds, &a, text, sizeof text);
+    assert_contains(text, "{b: false, ");
+    assert_contains(text, "text: \"abcdefg\\x7f\", ");
+    assert_int_equal(ecs_sched_value_compare(w, kinds, &a, &b), 0);
+    assert_true(ecs_sched_value_hash(w, kinds, &a) == ecs_sched_value_hash(w, kinds, &b));
+    b.text[7] = 'h';
+    assert_int_equal(ecs_sched_value_compare(w, kinds, &a, &b), 1);
+    assert_true(ecs_sched_value_hash(w, kinds, &a) != ecs_sched_value_hash(w, kinds, &b));
+    check_and_destroy(w);
+}
+
+static void a_path_names_a_member_exactly_and_an_index_in_brackets(void **state) {
+    ecs_sched_world *w = new_world();
+    Unit u = a_unit();
+    double number;
+    (void)state;
+    describe_types(w);
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "h", NULL));   /* a prefix of hp */
+    assert_contains(ecs_sched_last_error(w), "'Unit' has no member 'h'");
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "path[-1]", NULL));
+    assert_contains(ecs_sched_last_error(w), "member 'path' has 3 elements; the index is not one of them");
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "path[1", NULL));
+    assert_contains(ecs_sched_last_error(w), "member 'path' has 3 elements");
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "path[1]x", NULL));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_NOT_FOUND);
+    assert_contains(ecs_sched_last_error(w), "value_field('Unit', \"path[1]x\"): member 'path' ");
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "name[0]x", NULL));
+    assert_contains(ecs_sched_last_error(w), "member 'name' has no members");
+    assert_int_equal(ecs_sched_value_get_number(w, g_unit, &u, "position", &number), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "value_get_number('Unit', \"position\"): member 'position' is a struct, not a number");
+    assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "path", 1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "member 'path' is an array (give an index), not a number");
+    assert_int_equal(ecs_sched_value_set_int(w, g_unit, &u, "nothing", 1), ECS_SCHED_ERR_NOT_FOUND);
+    assert_int_equal(ecs_sched_value_set_string(w, g_unit, &u, "nothing", "x"), ECS_SCHED_ERR_NOT_FOUND);
+    check_and_destroy(w);
+}
+
+static void a_float_takes_infinities_and_nan_and_refuses_beyond_its_range(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id kinds = describe_kinds(w);
+    Kinds k = some_kinds();
+    (void)state;
+    assert_int_equal(ecs_sched_value_set_number(w, kinds, &k, "f32", -1e39), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "-1e+39 does not fit member 'f32' (f32)");
+    assert_int_equal(ecs_sched_value_set_number(w, kinds, &k, "f32", -(double)INFINITY), ECS_SCHED_OK);
+    assert_true(isinf(k.f32) && k.f32 < 0);
+    assert_int_equal(ecs_sched_value_set_number(w, kinds, &k, "f32", (double)NAN), ECS_SCHED_OK);
+    assert_true(isnan(k.f32));
+    assert_int_equal(ecs_sched_value_set_number(w, kinds, &k, "i32", -1.5), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "-1.5 does not fit member 'i32' (i32)");
+    assert_int_equal(ecs_sched_value_set_number(w, kinds, &k, "i32", (double)NAN), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(k.i32, -32);
+    check_and_destroy(w);
+}
+
+static void nan_against_a_number_orders_either_way(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id kinds = describe_kinds(w);
+    Kinds a = some_kinds(), b = some_kinds();
+    (void)state;
+    a.f32 = (float)NAN;
+    assert_int_equal(ecs_sched_value_compare(w, kinds, &a, &b), 1);
+    assert_int_equal(ecs_sched_value_compare(w, kinds, &b, &a), -1);
+    b.f32 = (float)NAN;
+    assert_int_equal(ecs_sched_value_compare(w, kinds, &a, &b), 0);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_described_value_prints_field_by_field),
@@ -680,6 +805,12 @@ int main(void) {
         cmocka_unit_test(values_of_a_type_without_description_compare_by_their_bytes),
         cmocka_unit_test(every_member_kind_takes_part_in_compare_and_hash),
         cmocka_unit_test(a_member_needs_a_name_a_kind_and_an_enum_a_valid_size_and_list),
+        cmocka_unit_test(enums_of_2_and_8_bytes_and_without_names_are_stored_at_their_size),
+        cmocka_unit_test(a_description_needs_one_to_256_members),
+        cmocka_unit_test(text_filling_its_member_prints_and_hashes_up_to_its_end),
+        cmocka_unit_test(a_path_names_a_member_exactly_and_an_index_in_brackets),
+        cmocka_unit_test(a_float_takes_infinities_and_nan_and_refuses_beyond_its_range),
+        cmocka_unit_test(nan_against_a_number_orders_either_way),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
