@@ -879,6 +879,64 @@ static void an_instantiation_inside_an_observer_is_applied_after_it(void **state
     check_and_destroy(s.world);
 }
 
+static void an_entity_link_into_a_tag_is_refused(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_world(&s);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, s.frozen, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_entity(d, 0, s.frozen, "who", 0), ECS_SCHED_ERR_MISSING_COMPONENT);
+    assert_string_equal(ecs_sched_last_error(s.world), "prefab_data_set_entity: entry 0 has no value "
+                                                       "of 'Frozen' to hold the entity; set it first");
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_cycle_check_follows_its_own_kind_only(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_id depends, likes, pointer;
+    ecs_sched_relation_desc r;
+    Pointer p;
+    ecs_sched_entity made[3];
+    (void)state;
+    setup_world(&s);
+    depends = acyclic_kind(&s, "DependsOn", false);
+    pointer = describe_pointer(&s);
+    memset(&r, 0, sizeof r);
+    r.name = "Likes";
+    likes = ecs_sched_relation_register(s.world, &r);
+    memset(&p, 0, sizeof p);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, pointer, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_entity(d, 0, pointer, "who", 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 0, likes, 1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 0, depends, 1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 1, likes, 0), ECS_SCHED_OK);   /* Likes may cycle */
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 1, depends, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(ecs_sched_has_relation(s.world, made[1], likes, made[0]));
+    assert_true(ecs_sched_has_relation(s.world, made[1], depends, made[2]));
+    assert_true(((const Pointer *)ecs_sched_get(s.world, made[0], pointer))->who == made[2]);
+    ecs_sched_prefab_data_free(d);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 0, likes, 1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 0, depends, 1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 1, depends, 0), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_contains(ecs_sched_last_error(s.world), "relating entry 1 to entry 0 with 'DependsOn' would make a cycle");
+    assert_int_equal(ecs_sched_entity_count(s.world), 3);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instantiating_onto_a_main_entity_makes_one_entity_per_other_entry),
@@ -917,6 +975,8 @@ int main(void) {
         cmocka_unit_test(a_cycle_through_three_entries_of_an_acyclic_kind_is_refused),
         cmocka_unit_test(an_exclusive_acyclic_kind_counts_each_entry_s_last_target_only),
         cmocka_unit_test(an_instantiation_inside_an_observer_is_applied_after_it),
+        cmocka_unit_test(an_entity_link_into_a_tag_is_refused),
+        cmocka_unit_test(a_cycle_check_follows_its_own_kind_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

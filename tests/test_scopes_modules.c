@@ -437,6 +437,47 @@ static void the_chain_of_a_module_importing_itself_leaves_out_modules_imported_b
     check_and_destroy(w);
 }
 
+static void a_component_registered_after_its_scope_was_despawned_keeps_its_name(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity physics = ecs_sched_entity_from_path(w, 0, "physics", NULL);
+    ecs_sched_id body;
+    (void)state;
+    (void)ecs_sched_set_scope(w, physics);
+    assert_int_equal(ecs_sched_despawn(w, physics), ECS_SCHED_OK);
+    body = ecs_sched_component_register_type(w, "Body", 4, 4);
+    assert_true(body != 0);
+    assert_string_equal(ecs_sched_component_name(w, body), "Body");
+    assert_true(ecs_sched_get_scope(w) == ECS_SCHED_NULL_ENTITY);
+    (void)ecs_sched_set_scope(w, 0);
+    check_and_destroy(w);
+}
+
+static void a_backslash_ending_a_path_is_part_of_the_name(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity e;
+    (void)state;
+    e = ecs_sched_entity_from_path(w, 0, "dir\\", NULL);
+    assert_true(e != ECS_SCHED_NULL_ENTITY);
+    assert_string_equal(ecs_sched_name(w, e), "dir\\");
+    check_and_destroy(w);
+}
+
+static void a_module_whose_name_is_no_path_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    vehicles_module vehicles;
+    (void)state;
+    g_imports = 0;
+    assert_int_equal(ecs_sched_import(w, &(ecs_sched_module_desc){.name = "game..vehicles",
+                                                                 .fn = vehicles_import,
+                                                                 .handles = &vehicles,
+                                                                 .size = sizeof vehicles}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "entity_from_path: 'game..vehicles' has an empty part");
+    assert_int_equal(g_imports, 0);
+    assert_true(ecs_sched_module_entity(w, "game..vehicles") == ECS_SCHED_NULL_ENTITY);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_spawn_in_a_scope_makes_a_child_of_it),
@@ -460,6 +501,9 @@ int main(void) {
         cmocka_unit_test(importing_needs_a_name_a_function_and_a_place_for_handles),
         cmocka_unit_test(a_module_s_entity_is_none_when_not_imported_or_despawned),
         cmocka_unit_test(the_chain_of_a_module_importing_itself_leaves_out_modules_imported_before),
+        cmocka_unit_test(a_component_registered_after_its_scope_was_despawned_keeps_its_name),
+        cmocka_unit_test(a_backslash_ending_a_path_is_part_of_the_name),
+        cmocka_unit_test(a_module_whose_name_is_no_path_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
