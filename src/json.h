@@ -596,6 +596,10 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
             stored = ecs_sched__store_number(f, p, n);
             goto done;
         }
+        if (cJSON_IsRaw(item)) {   /* a double as json_save writes it, read back by the remote */
+            stored = ecs_sched__store_number(f, p, strtod(item->valuestring, NULL));
+            goto done;
+        }
         if (!cJSON_IsNumber(item)) break;
         stored = ecs_sched__store_number(f, p, item->valuedouble);
         goto done;

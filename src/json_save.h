@@ -50,11 +50,17 @@ static bool ecs_sched__save_add(ecs_sched__json_save *s, ecs_sched_entity e, boo
 static cJSON *ecs_sched__json_of_struct(ecs_sched__json_save *s, ecs_sched_id type,
                                         const unsigned char *value);
 
-/* A handle as JSON: null for none, a number up to 2^53, a string of digits beyond. */
+/* The largest integer written as a JSON number. cJSON writes 15 significant digits when they
+   read back as nearly the same double (within an epsilon): an integer of 16 digits may come
+   out a few units off. Longer ones are written as strings of digits, which every 64-bit and
+   entity member reads. */
+#define ECS_SCHED__JSON_EXACT INT64_C(999999999999999)
+
+/* A handle as JSON: null for none, a number up to 15 digits, a string of digits beyond. */
 static cJSON *ecs_sched__json_of_handle(ecs_sched_entity e) {
     char text[24];
     if (e == ECS_SCHED_NULL_ENTITY) return cJSON_CreateNull();
-    if (e <= (UINT64_C(1) << 53)) return cJSON_CreateNumber((double)e);
+    if (e <= (uint64_t)ECS_SCHED__JSON_EXACT) return cJSON_CreateNumber((double)e);
     snprintf(text, sizeof text, "%llu", (unsigned long long)e);
     return cJSON_CreateString(text);
 }
@@ -70,17 +76,30 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
         double d = ecs_sched__load_float(p, f->kind);
         if (isnan(d)) return cJSON_CreateString("nan");
         if (isinf(d)) return cJSON_CreateString(d > 0 ? "inf" : "-inf");
+        if (f->kind == ECS_SCHED_TYPE_F64) {
+            /* cJSON writes 15 significant digits when they read back within an epsilon of d,
+               not always as d: the fewest digits that do, as the number's text */
+            double back;
+            snprintf(text, sizeof text, "%1.15g", d);
+            back = strtod(text, NULL);
+            if (back < d || back > d) {
+                ecs_sched__format_number(text, sizeof text, d);
+                return cJSON_CreateRaw(text);
+            }
+        }
         return cJSON_CreateNumber(d);
     }
     case ECS_SCHED_TYPE_U64: {
         uint64_t u = ecs_sched__load_u64(p);
-        if (u <= (UINT64_C(1) << 53)) return cJSON_CreateNumber((double)u);
+        if (u <= (uint64_t)ECS_SCHED__JSON_EXACT) return cJSON_CreateNumber((double)u);
         snprintf(text, sizeof text, "%llu", (unsigned long long)u);
         return cJSON_CreateString(text);
     }
     case ECS_SCHED_TYPE_I64: {
         int64_t i = ecs_sched__load_int(p, f->kind, f->element);
-        if (i <= (INT64_C(1) << 53) && i >= -(INT64_C(1) << 53)) return cJSON_CreateNumber((double)i);
+        if (i <= ECS_SCHED__JSON_EXACT && i >= -ECS_SCHED__JSON_EXACT) {
+            return cJSON_CreateNumber((double)i);
+        }
         snprintf(text, sizeof text, "%lld", (long long)i);
         return cJSON_CreateString(text);
     }

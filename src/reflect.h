@@ -846,7 +846,8 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
         return ECS_SCHED_OK;
     }
     ecs_sched__int_range(f->kind, f->element, &lo, &end);
-    if ((double)number < lo || (double)number >= end ||
+    /* an 8-byte integer holds every int64 (INT64_MAX as a double rounds up to `end`) */
+    if ((f->element < 8 && ((double)number < lo || (double)number >= end)) ||
         (f->kind == ECS_SCHED_TYPE_ENUM && !ecs_sched__enum_name(f, number))) {
         return ecs_sched__int_out_of_range(w, id, path, f, number);
     }

@@ -528,6 +528,51 @@ static void a_miss_inside_a_system_is_no_failure_of_the_system(void **state) {
     check_and_destroy(w);
 }
 
+static void registering_without_a_desc_fails_naming_what_is_missing(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_component_desc desc;
+    (void)state;
+    assert_int_equal(ecs_sched_component_register(w, NULL), 0);
+    assert_failed_with(w, &log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_string_equal(ecs_sched_last_error(w), "component_register: a component needs a non-empty name");
+    memset(&desc, 0, sizeof desc);
+    desc.name = "";
+    desc.size = 4;
+    assert_int_equal(ecs_sched_component_register(w, &desc), 0);
+    assert_string_equal(ecs_sched_last_error(w), "component_register: a component needs a non-empty name");
+    assert_int_equal(ecs_sched_component_lookup(w, ""), 0);
+    check_and_destroy(w);
+}
+
+static void a_world_holds_at_most_65535_sparse_components(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    char name[32];
+    uint32_t i;
+    ecs_sched_id last = 0;
+    (void)state;
+    for (i = 0; i < UINT16_MAX; i++) {
+        snprintf(name, sizeof name, "Sparse%u", (unsigned)i);
+        last = ecs_sched_sparse_component_register_type(w, name, 4, 4);
+        if (!last) fail_msg("%s: %s", name, ecs_sched_last_error(w));
+    }
+    assert_int_equal(ecs_sched_sparse_component_register_type(w, "OneTooMany", 4, 4), 0);
+    assert_failed_with(w, &log, ECS_SCHED_ERR_LIMIT);
+    assert_string_equal(ecs_sched_last_error(w), "component_register: 'OneTooMany' would be sparse "
+                                                 "component number 65536; a world holds at most 65535");
+    assert_int_equal(ecs_sched_component_lookup(w, "OneTooMany"), 0);
+    /* a dense one still fits, and the last sparse one works */
+    assert_true(ecs_sched_component_register_type(w, "Dense", 4, 4) != 0);
+    {
+        ecs_sched_entity e = ecs_sched_spawn(w);
+        int32_t value = 7;
+        assert_int_equal(ecs_sched_insert(w, e, last, &value), ECS_SCHED_OK);
+        assert_int_equal(*(const int32_t *)ecs_sched_get(w, e, last), 7);
+    }
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registering_gives_each_name_its_own_nonzero_id),
@@ -560,6 +605,8 @@ int main(void) {
         cmocka_unit_test(a_missing_component_is_an_answer_with_nothing_recorded_or_logged),
         cmocka_unit_test(asking_a_stale_handle_or_a_tag_for_a_value_is_still_a_failure),
         cmocka_unit_test(a_miss_inside_a_system_is_no_failure_of_the_system),
+        cmocka_unit_test(registering_without_a_desc_fails_naming_what_is_missing),
+        cmocka_unit_test(a_world_holds_at_most_65535_sparse_components),
     };
     return cmocka_run_group_tests_name("components", tests, NULL, NULL);
 }

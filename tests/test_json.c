@@ -881,6 +881,981 @@ static void saving_refuses_what_it_cannot_write(void **state) {
     check_and_destroy(j.s.world);
 }
 
+/* ---- every kind of member, in a file ---- */
+
+typedef enum { MOOD_CALM = 0, MOOD_ANGRY = 2 } Mood;
+typedef struct {
+    bool b;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+    ecs_sched_entity e;
+    char text[8];
+    int8_t mood;
+} Every;
+
+static const ecs_sched_enum_value moods[] = {{"CALM", MOOD_CALM}, {"ANGRY", MOOD_ANGRY}};
+
+static ecs_sched_id describe_every(json_world *j) {
+    ecs_sched_id every = ECS_SCHED_COMPONENT(j->s.world, Every);
+    ecs_sched_member f[] = {
+        ECS_SCHED_MEMBER(Every, b, ECS_SCHED_TYPE_BOOL),    ECS_SCHED_MEMBER(Every, i8, ECS_SCHED_TYPE_I8),
+        ECS_SCHED_MEMBER(Every, i16, ECS_SCHED_TYPE_I16),   ECS_SCHED_MEMBER(Every, i32, ECS_SCHED_TYPE_I32),
+        ECS_SCHED_MEMBER(Every, i64, ECS_SCHED_TYPE_I64),   ECS_SCHED_MEMBER(Every, u8, ECS_SCHED_TYPE_U8),
+        ECS_SCHED_MEMBER(Every, u16, ECS_SCHED_TYPE_U16),   ECS_SCHED_MEMBER(Every, u32, ECS_SCHED_TYPE_U32),
+        ECS_SCHED_MEMBER(Every, u64, ECS_SCHED_TYPE_U64),   ECS_SCHED_MEMBER(Every, f32, ECS_SCHED_TYPE_F32),
+        ECS_SCHED_MEMBER(Every, f64, ECS_SCHED_TYPE_F64),   ECS_SCHED_MEMBER(Every, e, ECS_SCHED_TYPE_ENTITY),
+        ECS_SCHED_MEMBER(Every, text, ECS_SCHED_TYPE_CHARS), ECS_SCHED_MEMBER_ENUM(Every, mood, moods, 2),
+    };
+    assert_int_equal(ecs_sched_describe(j->s.world, every, 14, f), ECS_SCHED_OK);
+    return every;
+}
+
+/* The text `value` given as the Every of a file's one entity, read; NULL when refused. */
+static ecs_sched_prefab_data *load_every(json_world *j, const char *value) {
+    char text[1024];
+    snprintf(text, sizeof text, "{\"entities\": [{\"components\": {\"Every\": %s}}]}", value);
+    return ecs_sched_prefab_data_from_json(j->s.world, text, NULL);
+}
+
+/* The same, expected to be refused with `code` and exactly `message` after the place. */
+static void expect_every_refused(json_world *j, const char *value, ecs_sched_result code,
+                                 const char *message) {
+    char text[1024], want[512];
+    ecs_sched_json_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.file = "every.json";
+    snprintf(text, sizeof text, "{\"entities\": [{\"components\": {\"Every\": %s}}]}", value);
+    j->s.log.count = 0;
+    assert_null(ecs_sched_prefab_data_from_json(j->s.world, text, &desc));
+    assert_int_equal(j->s.log.count, 1);
+    assert_failed_with(j->s.world, &j->s.log, code);
+    snprintf(want, sizeof want, "json 'every.json': entity 0, component 'Every': %s", message);
+    assert_string_equal(ecs_sched_last_error(j->s.world), want);
+}
+
+static void every_member_kind_is_saved_as_its_json_text(void **state) {
+    json_world j;
+    ecs_sched_id every;
+    ecs_sched_entity e, other;
+    Every v;
+    char *text;
+    (void)state;
+    setup_json(&j);
+    every = describe_every(&j);
+    e = ecs_sched_spawn(j.s.world);
+    other = ecs_sched_spawn(j.s.world);
+    memset(&v, 0, sizeof v);
+    v.b = true;
+    v.i8 = -8;
+    v.i16 = -16;
+    v.i32 = -32;
+    v.i64 = -INT64_C(9007199254740993);   /* past 2^53: as a string */
+    v.u8 = 8;
+    v.u16 = 16;
+    v.u32 = 32;
+    v.u64 = UINT64_C(9007199254740993);
+    v.f32 = (float)INFINITY;
+    v.f64 = -(double)INFINITY;
+    v.e = other;   /* not saved: dropped */
+    strcpy(v.text, "hi");
+    v.mood = 5;    /* not one of its names: its number */
+    assert_int_equal(ecs_sched_insert(j.s.world, e, every, &v), ECS_SCHED_OK);
+    text = ecs_sched_json_save(j.s.world, 1, &e, false);
+    assert_non_null(text);
+    assert_string_equal(text,
+        "{\n\t\"entities\":\t[{\n\t\t\t\"components\":\t{\n\t\t\t\t\"Every\":\t{\n"
+        "\t\t\t\t\t\"b\":\ttrue,\n\t\t\t\t\t\"i8\":\t-8,\n\t\t\t\t\t\"i16\":\t-16,\n"
+        "\t\t\t\t\t\"i32\":\t-32,\n\t\t\t\t\t\"i64\":\t\"-9007199254740993\",\n"
+        "\t\t\t\t\t\"u8\":\t8,\n\t\t\t\t\t\"u16\":\t16,\n\t\t\t\t\t\"u32\":\t32,\n"
+        "\t\t\t\t\t\"u64\":\t\"9007199254740993\",\n\t\t\t\t\t\"f32\":\t\"inf\",\n"
+        "\t\t\t\t\t\"f64\":\t\"-inf\",\n\t\t\t\t\t\"e\":\tnull,\n\t\t\t\t\t\"text\":\t\"hi\",\n"
+        "\t\t\t\t\t\"mood\":\t5\n\t\t\t\t}\n\t\t\t}\n\t\t}]\n}");
+    ecs_sched_json_free(text);
+    check_and_destroy(j.s.world);
+}
+
+static void every_member_kind_loads_back_as_it_was_saved(void **state) {
+    json_world a, b;
+    ecs_sched_id every_a, every_b;
+    ecs_sched_entity e, made[2];
+    ecs_sched_prefab_data *d;
+    Every v;
+    const Every *back;
+    char *text;
+    (void)state;
+    setup_json(&a);
+    setup_json(&b);
+    every_a = describe_every(&a);
+    every_b = describe_every(&b);
+    e = ecs_sched_spawn(a.s.world);
+    memset(&v, 0, sizeof v);
+    v.i8 = INT8_MIN;
+    v.i16 = INT16_MIN;
+    v.i32 = INT32_MIN;
+    v.i64 = INT64_MAX;
+    v.u8 = UINT8_MAX;
+    v.u16 = UINT16_MAX;
+    v.u32 = UINT32_MAX;
+    v.u64 = UINT64_MAX;
+    v.f32 = -(float)INFINITY;
+    v.f64 = (double)INFINITY;
+    v.e = e;   /* itself: its index in the file */
+    strcpy(v.text, "seven!!");
+    v.mood = MOOD_ANGRY;
+    assert_int_equal(ecs_sched_insert(a.s.world, e, every_a, &v), ECS_SCHED_OK);
+    text = ecs_sched_json_save(a.s.world, 1, &e, false);
+    assert_non_null(text);
+    assert_contains(text, "\"i64\":\t\"9223372036854775807\"");
+    assert_contains(text, "\"e\":\t0");
+    assert_contains(text, "\"mood\":\t\"ANGRY\"");
+    d = ecs_sched_prefab_data_from_json(b.s.world, text, NULL);
+    if (!d) fail_msg("%s\n%s", ecs_sched_last_error(b.s.world), text);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(b.s.world, d, 0, made), ECS_SCHED_OK);
+    back = (const Every *)ecs_sched_get(b.s.world, made[0], every_b);
+    assert_non_null(back);
+    assert_true(back->e == made[0]);
+    v.e = made[0];
+    assert_int_equal(ecs_sched_value_compare(b.s.world, every_b, &v, back), 0);
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(a.s.world);
+    check_and_destroy(b.s.world);
+}
+
+static void integers_of_16_digits_and_more_load_back_as_they_were_saved(void **state) {
+    json_world a, b;
+    ecs_sched_id every_a, every_b;
+    ecs_sched_entity e, made[1];
+    ecs_sched_prefab_data *d;
+    Every v;
+    const Every *back;
+    char *text;
+    (void)state;
+    setup_json(&a);
+    setup_json(&b);
+    every_a = describe_every(&a);
+    every_b = describe_every(&b);
+    e = ecs_sched_spawn(a.s.world);
+    memset(&v, 0, sizeof v);
+    v.i64 = -INT64_C(9007199254740991);   /* 2^53 - 1: a double holds it */
+    v.u64 = UINT64_C(9007199254740991);
+    assert_int_equal(ecs_sched_insert(a.s.world, e, every_a, &v), ECS_SCHED_OK);
+    text = ecs_sched_json_save(a.s.world, 1, &e, false);
+    assert_non_null(text);
+    d = ecs_sched_prefab_data_from_json(b.s.world, text, NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(b.s.world, d, 0, made), ECS_SCHED_OK);
+    back = (const Every *)ecs_sched_get(b.s.world, made[0], every_b);
+    if (back->u64 != v.u64 || back->i64 != v.i64) {
+        fail_msg("%lld %llu read back as %lld %llu from\n%s", (long long)v.i64,
+                 (unsigned long long)v.u64, (long long)back->i64, (unsigned long long)back->u64, text);
+    }
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(a.s.world);
+    check_and_destroy(b.s.world);
+}
+
+static void a_double_loads_back_to_the_same_bits(void **state) {
+    json_world a, b;
+    ecs_sched_id every_a, every_b;
+    ecs_sched_entity e, made[1];
+    ecs_sched_prefab_data *d;
+    Every v;
+    const Every *back;
+    char *text;
+    volatile double tenth = 0.1;
+    (void)state;
+    setup_json(&a);
+    setup_json(&b);
+    every_a = describe_every(&a);
+    every_b = describe_every(&b);
+    e = ecs_sched_spawn(a.s.world);
+    memset(&v, 0, sizeof v);
+    v.f64 = tenth + 0.2;   /* 0.30000000000000004, one step above 0.3 */
+    v.f32 = 0.1f;
+    assert_int_equal(ecs_sched_insert(a.s.world, e, every_a, &v), ECS_SCHED_OK);
+    text = ecs_sched_json_save(a.s.world, 1, &e, false);
+    assert_non_null(text);
+    assert_contains(text, "\"f64\":\t0.30000000000000004,");
+    d = ecs_sched_prefab_data_from_json(b.s.world, text, NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(b.s.world, d, 0, made), ECS_SCHED_OK);
+    back = (const Every *)ecs_sched_get(b.s.world, made[0], every_b);
+    assert_memory_equal(&back->f64, &v.f64, sizeof v.f64);
+    assert_memory_equal(&back->f32, &v.f32, sizeof v.f32);
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(a.s.world);
+    check_and_destroy(b.s.world);
+}
+
+static void a_64_bit_member_takes_its_whole_range_as_a_string_of_digits(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_id every;
+    const Every *v;
+    (void)state;
+    setup_json(&j);
+    every = describe_every(&j);
+    d = load_every(&j, "{\"i64\": \"-9223372036854775808\", \"u64\": \"18446744073709551615\"}");
+    assert_non_null(d);
+    v = (const Every *)ecs_sched_prefab_data_get(d, 0, every);
+    assert_true(v->i64 == INT64_MIN);
+    assert_true(v->u64 == UINT64_MAX);
+    ecs_sched_prefab_data_free(d);
+    d = load_every(&j, "{\"i64\": \"9223372036854775807\", \"u64\": \"0\"}");
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    v = (const Every *)ecs_sched_prefab_data_get(d, 0, every);
+    assert_true(v->i64 == INT64_MAX);
+    assert_true(v->u64 == 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void a_64_bit_member_given_text_that_is_no_integer_is_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    describe_every(&j);
+    expect_every_refused(&j, "{\"i64\": \"12x\"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'i64' (i64) is given \"12x\", which is not an integer");
+    expect_every_refused(&j, "{\"i64\": \"\"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'i64' (i64) is given \"\", which is not an integer");
+    expect_every_refused(&j, "{\"i64\": \"9223372036854775808\"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'i64' (i64) is given \"9223372036854775808\", which is not an integer");
+    expect_every_refused(&j, "{\"u64\": \"-1\"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'u64' (u64) is given \"-1\", which is not an integer");
+    expect_every_refused(&j, "{\"u64\": \"18446744073709551616\"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'u64' (u64) is given \"18446744073709551616\", which is not an integer");
+    expect_every_refused(&j, "{\"u64\": \"7 \"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'u64' (u64) is given \"7 \", which is not an integer");
+    check_and_destroy(j.s.world);
+}
+
+static void each_member_kind_given_the_wrong_json_type_is_refused_naming_both(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    describe_every(&j);
+    expect_every_refused(&j, "{\"b\": 1}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'b' is bool, and is given a number");
+    expect_every_refused(&j, "{\"i8\": true}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'i8' is i8, and is given a bool");
+    expect_every_refused(&j, "{\"i16\": [1]}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'i16' is i16, and is given an array");
+    expect_every_refused(&j, "{\"i32\": null}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'i32' is i32, and is given null");
+    expect_every_refused(&j, "{\"i64\": false}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'i64' is i64, and is given a bool");
+    expect_every_refused(&j, "{\"u16\": \"2\"}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'u16' is u16, and is given a string");
+    expect_every_refused(&j, "{\"u64\": null}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'u64' is u64, and is given null");
+    expect_every_refused(&j, "{\"f32\": true}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'f32' is f32, and is given a bool");
+    expect_every_refused(&j, "{\"f64\": \"infinity\"}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'f64' is f64, and is given a string");
+    expect_every_refused(&j, "{\"e\": \"3\"}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'e' is entity, and is given a string");
+    expect_every_refused(&j, "{\"e\": [0]}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'e' is entity, and is given an array");
+    expect_every_refused(&j, "{\"text\": 3}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'text' is chars, and is given a number");
+    expect_every_refused(&j, "{\"mood\": true}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'mood' is enum, and is given a bool");
+    expect_every_refused(&j, "{\"mood\": null}", ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'mood' is enum, and is given null");
+    check_and_destroy(j.s.world);
+}
+
+static void a_value_a_member_cannot_hold_is_refused_naming_it_as_written(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    describe_every(&j);
+    expect_every_refused(&j, "{\"text\": \"eight ch\"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'text' holds text of 8 bytes with its terminating zero, and is given \"eight ch\"");
+    expect_every_refused(&j, "{\"mood\": 1}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'mood' (enum) has no value 1; its values: CALM, ANGRY");
+    expect_every_refused(&j, "{\"u16\": 65536}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'u16' (u16) cannot hold 65536");
+    expect_every_refused(&j, "{\"i8\": -129}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'i8' (i8) cannot hold -129");
+    expect_every_refused(&j, "{\"f32\": 1e39}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'f32' (f32) cannot hold 1e+39");
+    expect_every_refused(&j, "{\"u32\": 0.5}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'u32' (u32) cannot hold 0.5");
+    check_and_destroy(j.s.world);
+}
+
+static void an_enum_takes_a_name_or_a_named_number_and_a_float_inf_and_nan(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_id every;
+    const Every *v;
+    (void)state;
+    setup_json(&j);
+    every = describe_every(&j);
+    d = load_every(&j, "{\"mood\": 2, \"f32\": \"-inf\", \"f64\": \"nan\", \"b\": false, \"e\": null}");
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    v = (const Every *)ecs_sched_prefab_data_get(d, 0, every);
+    assert_int_equal(v->mood, MOOD_ANGRY);
+    assert_true(isinf(v->f32) && v->f32 < 0);
+    assert_true(isnan(v->f64));
+    assert_false(v->b);
+    assert_true(v->e == ECS_SCHED_NULL_ENTITY);
+    ecs_sched_prefab_data_free(d);
+    d = load_every(&j, "{\"f64\": \"inf\", \"mood\": \"CALM\"}");
+    assert_non_null(d);
+    v = (const Every *)ecs_sched_prefab_data_get(d, 0, every);
+    assert_true(isinf(v->f64) && v->f64 > 0);
+    assert_int_equal(v->mood, MOOD_CALM);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void a_struct_or_array_member_given_another_type_is_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"at\": 3}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'at' is struct, and is given a number",
+                        (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"path\": {\"x\": 1}}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "member 'path' is an array of 3 elements, and is not given an array",
+                        (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"path\": [{}, [1]]}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'path[1]' is struct, and is given an array",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+/* ---- assets in members of every kind ---- */
+
+static ecs_sched_asset_status handle_from_name(ecs_sched_asset_request *request, void *user) {
+    (void)user;
+    request->handle = strtoull(request->path, NULL, 10);
+    return ECS_SCHED_ASSET_DONE;
+}
+
+static void an_asset_handle_is_written_into_a_64_bit_or_entity_member_whole(void **state) {
+    json_world j;
+    ecs_sched_json_desc desc;
+    ecs_sched_prefab_data *d;
+    ecs_sched_id every;
+    const Every *v;
+    (void)state;
+    setup_json(&j);
+    every = describe_every(&j);
+    memset(&desc, 0, sizeof desc);
+    desc.load_asset = handle_from_name;
+    d = ecs_sched_prefab_data_from_json(j.s.world,
+        "{\"entities\": [{\"components\": {\"Every\": {\"u64\": {\"asset\": \"18446744073709551615\"}, "
+        "\"i64\": {\"asset\": \"9223372036854775807\"}, \"e\": {\"asset\": \"4294967297\"}, "
+        "\"u8\": {\"asset\": \"255\"}}}}]}", &desc);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    v = (const Every *)ecs_sched_prefab_data_get(d, 0, every);
+    assert_true(v->u64 == UINT64_MAX);
+    assert_true(v->i64 == INT64_MAX);
+    assert_true(v->e == UINT64_C(4294967297));
+    assert_int_equal(v->u8, 255);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+/* Expects the Every value `value` refused with `message`, the load_asset hook given. */
+static void expect_asset_refused(json_world *j, const char *value, const char *message) {
+    char text[512], want[512];
+    ecs_sched_json_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.file = "assets.json";
+    desc.load_asset = handle_from_name;
+    snprintf(text, sizeof text, "{\"entities\": [{}, {\"components\": {\"Every\": %s}}]}", value);
+    assert_null(ecs_sched_prefab_data_from_json(j->s.world, text, &desc));
+    assert_failed_with(j->s.world, &j->s.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "json 'assets.json': entity 1, component 'Every': %s", message);
+    assert_string_equal(ecs_sched_last_error(j->s.world), want);
+}
+
+static void an_asset_handle_a_member_cannot_hold_is_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    describe_every(&j);
+    expect_asset_refused(&j, "{\"u8\": {\"asset\": \"256\"}}",
+                         "the asset '256' got handle 256, which member 'u8' cannot hold");
+    expect_asset_refused(&j, "{\"i32\": {\"asset\": \"9223372036854775808\"}}",
+                         "the asset '9223372036854775808' got handle 9223372036854775808, which "
+                         "member 'i32' cannot hold");
+    expect_asset_refused(&j, "{\"f32\": {\"asset\": \"1\"}}",
+                         "member 'f32' (f32) cannot hold an asset handle; an integer or entity member can");
+    expect_asset_refused(&j, "{\"b\": {\"asset\": \"1\"}}",
+                         "member 'b' (bool) cannot hold an asset handle; an integer or entity member can");
+    expect_asset_refused(&j, "{\"mood\": {\"asset\": \"1\"}}",
+                         "member 'mood' (enum) cannot hold an asset handle; an integer or entity member can");
+    expect_asset_refused(&j, "{\"i32\": {\"asset\": \"1\", \"size\": 2}}",
+                         "member 'i32' is given an object; only {\"asset\": \"path\"} stands for a number");
+    expect_asset_refused(&j, "{\"i32\": {\"asset\": 1}}",
+                         "member 'i32' is given an object; only {\"asset\": \"path\"} stands for a number");
+    check_and_destroy(j.s.world);
+}
+
+/* ---- links between entities inside nested structs ---- */
+
+typedef struct { ecs_sched_entity who; int32_t rank; } Link;
+typedef struct { Link leader; Link slots[2]; } Squad;
+
+static ecs_sched_id describe_squad(json_world *j) {
+    ecs_sched_id link = ECS_SCHED_COMPONENT(j->s.world, Link);
+    ecs_sched_id squad = ECS_SCHED_COMPONENT(j->s.world, Squad);
+    ecs_sched_member link_fields[] = {ECS_SCHED_MEMBER(Link, who, ECS_SCHED_TYPE_ENTITY),
+                                      ECS_SCHED_MEMBER(Link, rank, ECS_SCHED_TYPE_I32)};
+    ecs_sched_member squad_fields[] = {ECS_SCHED_MEMBER_STRUCT(Squad, leader, 0),
+                                       ECS_SCHED_MEMBER_STRUCT(Squad, slots, 0)};
+    squad_fields[0].type = link;
+    squad_fields[1].type = link;
+    assert_int_equal(ecs_sched_describe(j->s.world, link, 2, link_fields), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(j->s.world, squad, 2, squad_fields), ECS_SCHED_OK);
+    return squad;
+}
+
+static const char *squad_json =
+    "{\"entities\": [{\"name\": \"squad\", \"components\": {\"Squad\": {"
+    "\"leader\": {\"who\": 2, \"rank\": 1}, \"slots\": [{\"who\": 1}, {\"rank\": 3, \"who\": 0}]}}},"
+    " {\"name\": \"scout\", \"parent\": 0}, {\"name\": \"chief\", \"parent\": 0}]}";
+
+static void entities_named_inside_nested_structs_are_linked_to_the_file_s_entities(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    ecs_sched_id squad;
+    const Squad *s;
+    (void)state;
+    setup_json(&j);
+    squad = describe_squad(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, squad_json, NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    s = (const Squad *)ecs_sched_get(j.s.world, made[0], squad);
+    assert_non_null(s);
+    assert_true(s->leader.who == made[2]);
+    assert_int_equal(s->leader.rank, 1);
+    assert_true(s->slots[0].who == made[1]);
+    assert_int_equal(s->slots[0].rank, 0);
+    assert_true(s->slots[1].who == made[0]);
+    assert_int_equal(s->slots[1].rank, 3);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void links_inside_nested_structs_are_saved_as_indices_of_the_file(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    char *text;
+    (void)state;
+    setup_json(&j);
+    describe_squad(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, squad_json, NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    ecs_sched_prefab_data_free(d);
+    /* the child listed too, and first: written once, where the walk meets it first */
+    {
+        ecs_sched_entity order[2];
+        order[0] = made[2];
+        order[1] = made[0];
+        text = ecs_sched_json_save(j.s.world, 2, order, true);
+    }
+    assert_non_null(text);
+    assert_string_equal(text,
+        "{\n\t\"entities\":\t[{\n\t\t\t\"name\":\t\"chief\",\n\t\t\t\"parent\":\t1,\n"
+        "\t\t\t\"components\":\t{\n\t\t\t}\n\t\t}, {\n\t\t\t\"name\":\t\"squad\",\n"
+        "\t\t\t\"components\":\t{\n\t\t\t\t\"Squad\":\t{\n"
+        "\t\t\t\t\t\"leader\":\t{\n\t\t\t\t\t\t\"who\":\t0,\n\t\t\t\t\t\t\"rank\":\t1\n\t\t\t\t\t},\n"
+        "\t\t\t\t\t\"slots\":\t[{\n\t\t\t\t\t\t\t\"who\":\t2,\n\t\t\t\t\t\t\t\"rank\":\t0\n"
+        "\t\t\t\t\t\t}, {\n\t\t\t\t\t\t\t\"who\":\t1,\n\t\t\t\t\t\t\t\"rank\":\t3\n\t\t\t\t\t\t}]\n"
+        "\t\t\t\t}\n\t\t\t}\n\t\t}, {\n\t\t\t\"name\":\t\"scout\",\n\t\t\t\"parent\":\t1,\n"
+        "\t\t\t\"components\":\t{\n\t\t\t}\n\t\t}]\n}");
+    ecs_sched_json_free(text);
+    check_and_destroy(j.s.world);
+}
+
+static void a_link_inside_a_nested_struct_past_the_file_is_named_with_its_path(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    describe_squad(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Squad\": {\"slots\": [{\"who\": 1}, "
+                            "{\"who\": 7}]}}}, {}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0, component 'Squad': member 'slots[1].who' names "
+                        "entity 7; the file has 2", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Squad\": {\"leader\": {\"who\": 1.5}}}}, {}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'leader.who' names entity 1.5; the file has 2",
+                        (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Squad\": {\"leader\": {\"who\": -1}}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "member 'leader.who' names entity -1; the file has 1",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+/* ---- what an entity of a file may hold ---- */
+
+static void an_entity_s_members_are_checked_each_naming_the_entity(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{}, 3]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 1: an entity is an object", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"colour\": \"red\"}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: unknown member 'colour' (an entity has name, "
+                        "parent, prefab, components and relations)", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{}, {\"parent\": 1}]}", ECS_SCHED_ERR_RELATION_CYCLE,
+                        "json 'ship.json': entity 1: the entity is its own parent", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"name\": \"\"}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: name is a non-empty string", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"name\": 4}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: name is a non-empty string", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"prefab\": 4}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: prefab is a file name", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": [1]}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: components is an object, a member per component",
+                        (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": [0]}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "json 'ship.json': entity 0: relations is an object, a member per kind",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_null_name_or_parent_is_as_if_not_given(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"name\": null, \"parent\": null}, "
+                                                   "{\"name\": \"b\", \"parent\": 0}]}", NULL);
+    assert_non_null(d);
+    assert_null(ecs_sched_prefab_data_name(d, 0));
+    assert_int_equal(ecs_sched_prefab_data_parent(d, 0), -1);
+    assert_string_equal(ecs_sched_prefab_data_name(d, 1), "b");
+    assert_int_equal(ecs_sched_prefab_data_parent(d, 1), 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static ecs_sched_id register_likes(json_world *j) {
+    ecs_sched_relation_desc r;
+    ecs_sched_id likes;
+    memset(&r, 0, sizeof r);
+    r.name = "Likes";
+    likes = ecs_sched_relation_register(j->s.world, &r);
+    assert_true(likes != 0);
+    return likes;
+}
+
+static void relations_of_a_file_link_its_entities(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    ecs_sched_id likes;
+    char *text;
+    (void)state;
+    setup_json(&j);
+    likes = register_likes(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"name\": \"a\", \"relations\": "
+                                                   "{\"Likes\": [1, 2]}}, {\"name\": \"b\"}, {\"name\": \"c\"}]}", NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(ecs_sched_has_relation(j.s.world, made[0], likes, made[1]));
+    assert_true(ecs_sched_has_relation(j.s.world, made[0], likes, made[2]));
+    assert_int_equal(ecs_sched_target_count(j.s.world, made[0], likes), 2);
+    ecs_sched_prefab_data_free(d);
+    text = ecs_sched_json_save(j.s.world, 3, made, false);
+    assert_non_null(text);
+    assert_contains(text, "\"relations\":\t{\n\t\t\t\t\"Likes\":\t[1, 2]\n\t\t\t}");
+    ecs_sched_json_free(text);
+    check_and_destroy(j.s.world);
+}
+
+static void relations_naming_an_unknown_kind_or_no_entity_of_the_file_are_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    register_likes(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Hates\": [0]}}]}",
+                        ECS_SCHED_ERR_UNKNOWN_COMPONENT, "json 'ship.json': entity 0: unknown "
+                        "relationship kind 'Hates' (register it before loading)", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Health\": [0]}}]}",
+                        ECS_SCHED_ERR_UNKNOWN_COMPONENT, "unknown relationship kind 'Health'",
+                        (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Likes\": 0}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0: the targets of "
+                        "'Likes' are an array of entity indices", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Likes\": [0, 2]}}, {}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0: a target of "
+                        "'Likes' is not an entity of the file (it has 2)", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"relations\": {\"Likes\": [\"0\"]}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "a target of 'Likes' is not an entity of the file",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_component_s_value_is_checked_against_what_it_is(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    register_likes(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Likes\": {}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0, component "
+                        "'Likes': a relationship is given under \"relations\" (ChildOf as "
+                        "\"parent\"), not as a component", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Health\": 3}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0, component "
+                        "'Health': a value is an object of its members", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Velocity\": {\"x\": 1}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': entity 0, component "
+                        "'Velocity': the component has no description, so its members cannot be "
+                        "read (ecs_sched_describe)", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Frozen\": {\"a\": 1}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "component 'Frozen': a tag has no value: give it true",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_tag_may_be_given_an_empty_object_and_a_type_without_description_an_empty_one(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    const Velocity *v;
+    (void)state;
+    setup_json(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": "
+                                                   "{\"Frozen\": {}, \"Velocity\": {}}}]}", NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_true(ecs_sched_prefab_data_has(d, 0, j.tag));
+    v = (const Velocity *)ecs_sched_prefab_data_get(d, 0, j.s.velocity);
+    assert_non_null(v);
+    assert_true(v->x == 0.0f && v->y == 0.0f);
+    assert_false(ecs_sched_prefab_data_has(d, 0, j.s.position));
+    assert_false(ecs_sched_prefab_data_has(d, 1, j.tag));
+    assert_false(ecs_sched_prefab_data_has(d, -1, j.tag));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+/* A value larger than what a load keeps on its stack. */
+typedef struct { char text[300]; int32_t n; } Scroll;
+
+static void a_large_value_is_read_like_a_small_one(void **state) {
+    json_world j;
+    ecs_sched_id scroll;
+    ecs_sched_member f[] = {ECS_SCHED_MEMBER(Scroll, text, ECS_SCHED_TYPE_CHARS),
+                            ECS_SCHED_MEMBER(Scroll, n, ECS_SCHED_TYPE_I32)};
+    ecs_sched_prefab_data *d;
+    const Scroll *s;
+    (void)state;
+    setup_json(&j);
+    scroll = ECS_SCHED_COMPONENT(j.s.world, Scroll);
+    assert_int_equal(ecs_sched_describe(j.s.world, scroll, 2, f), ECS_SCHED_OK);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": "
+                                                   "{\"Scroll\": {\"text\": \"long\", \"n\": 9}}}]}", NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    s = (const Scroll *)ecs_sched_prefab_data_get(d, 0, scroll);
+    assert_string_equal(s->text, "long");
+    assert_int_equal(s->n, 9);
+    ecs_sched_prefab_data_free(d);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Scroll\": {\"n\": 0.5}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "component 'Scroll': member 'n' (i32) cannot hold 0.5",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_key_of_the_file_beside_its_entities_is_checked_too(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"version\": {\"major\": 1e999}, \"entities\": []}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': key 'version.major' holds "
+                        "a number beyond the range of a double", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [], \"notes\": [1, {\"a\": 1, \"a\": 2}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': key 'notes[1].a' is given twice",
+                        (const char *)NULL);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"version\": 2, \"entities\": [{}]}", NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_count(d), 1);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void text_without_a_file_name_is_named_as_text(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"name\": 1}]}", NULL));
+    assert_string_equal(ecs_sched_last_error(j.s.world), "json '(text)': entity 0: name is a non-empty string");
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, NULL, NULL));
+    assert_string_equal(ecs_sched_last_error(j.s.world), "json '(text)': no text");
+    assert_null(ecs_sched_prefab_data_load(j.s.world, NULL, NULL));
+    assert_int_equal(ecs_sched_last_result(j.s.world), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_string_equal(ecs_sched_last_error(j.s.world), "prefab_data_load: no path");
+    check_and_destroy(j.s.world);
+}
+
+/* Files 0.json, 1.json, ...: each names the next as its entity's prefab. */
+static char *read_chain(const char *path, const char *from, void *user) {
+    char *text = (char *)malloc(64);
+    (void)from;
+    (void)user;
+    snprintf(text, 64, "{\"entities\": [{\"prefab\": \"%d.json\"}]}", atoi(path) + 1);
+    return text;
+}
+
+static void prefabs_nesting_deeper_than_the_limit_are_refused(void **state) {
+    json_world j;
+    ecs_sched_json_desc desc;
+    ecs_sched_progress progress;
+    (void)state;
+    setup_json(&j);
+    memset(&desc, 0, sizeof desc);
+    memset(&progress, 0, sizeof progress);
+    desc.read_file = read_chain;
+    desc.progress = &progress;
+    assert_null(ecs_sched_prefab_data_load(j.s.world, "0.json", &desc));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_LIMIT);
+    assert_string_equal(ecs_sched_last_error(j.s.world),
+                        "json '31.json': entity 0: prefabs nest deeper than 32 files");
+    assert_int_equal(progress.loading, 0);
+    assert_int_equal(progress.failed, 31);   /* each file that named the next */
+    assert_false(ecs_sched_progress_complete(&progress));
+    check_and_destroy(j.s.world);
+}
+
+static void an_asset_that_fails_later_leaves_the_progress_incomplete(void **state) {
+    ecs_sched_progress progress;
+    (void)state;
+    memset(&progress, 0, sizeof progress);
+    progress.loading = 2;
+    assert_false(ecs_sched_progress_complete(&progress));
+    ecs_sched_progress_finish(&progress, false);
+    ecs_sched_progress_finish(&progress, true);
+    assert_int_equal(progress.loading, 0);
+    assert_int_equal(progress.done, 1);
+    assert_int_equal(progress.failed, 1);
+    assert_false(ecs_sched_progress_complete(&progress));
+    assert_false(ecs_sched_progress_complete(NULL));
+}
+
+static void saving_a_despawned_entity_is_refused(void **state) {
+    json_world j;
+    ecs_sched_entity e;
+    (void)state;
+    setup_json(&j);
+    e = ecs_sched_spawn(j.s.world);
+    assert_int_equal(ecs_sched_despawn(j.s.world, e), ECS_SCHED_OK);
+    assert_null(ecs_sched_json_save(j.s.world, 1, &e, true));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_STALE_ENTITY);
+    assert_contains(ecs_sched_last_error(j.s.world), "json_save");
+    check_and_destroy(j.s.world);
+}
+
+/* ---- nested files, and more of what a file may not hold ---- */
+
+/* desc reading from `files`, the file named "ship.json". */
+static ecs_sched_json_desc nested_desc(file_set *files, ecs_sched_progress *progress) {
+    ecs_sched_json_desc desc;
+    memset(&desc, 0, sizeof desc);
+    memset(progress, 0, sizeof *progress);
+    desc.file = "data/ship.json";
+    desc.read_file = read_from_set;
+    desc.user = files;
+    desc.progress = progress;
+    return desc;
+}
+
+static void a_nested_file_is_checked_and_named_in_the_message(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_progress progress;
+    ecs_sched_json_desc desc;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "data/hull.json";
+    files.texts[0] = "{\"version\": 2, \"entities\": [{}, {\"name\": \"a\", \"name\": \"b\"}]}";
+    desc = nested_desc(&files, &progress);
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"prefab\": \"hull.json\"}]}", &desc));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_string_equal(ecs_sched_last_error(j.s.world),
+                        "json 'data/hull.json': entity 1: key 'name' is given twice (the keys of an "
+                        "object are unique)");
+    assert_int_equal(progress.failed, 1);
+    assert_int_equal(progress.loading, 0);
+    files.texts[0] = "{\"version\": 1e999, \"entities\": []}";
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"prefab\": \"hull.json\"}]}", &desc));
+    assert_contains(ecs_sched_last_error(j.s.world), "json 'data/hull.json': key 'version' holds a number beyond");
+    check_and_destroy(j.s.world);
+}
+
+static void a_nested_file_without_entities_adds_nothing(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_progress progress;
+    ecs_sched_json_desc desc;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "data/empty.json";
+    files.texts[0] = "{\"entities\": []}";
+    desc = nested_desc(&files, &progress);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"name\": \"ship\", \"prefab\": \"empty.json\"}]}", &desc);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(ecs_sched_prefab_data_count(d), 1);
+    assert_string_equal(ecs_sched_prefab_data_name(d, 0), "ship");
+    assert_int_equal(progress.done, 1);
+    assert_true(ecs_sched_progress_complete(&progress));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void an_absolute_nested_file_name_is_read_as_it_is(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_progress progress;
+    ecs_sched_json_desc desc;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "/shared/hull.json";
+    files.texts[0] = "{\"entities\": [{\"components\": {\"Health\": {\"hp\": 4}}}]}";
+    desc = nested_desc(&files, &progress);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"prefab\": \"/shared/hull.json\"}]}", &desc);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_string_equal(files.asked[0], "/shared/hull.json");
+    assert_string_equal(files.asked_from[0], "data/ship.json");
+    assert_int_equal(((const Health *)ecs_sched_prefab_data_get(d, 0, j.s.health))->hp, 4);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void a_nested_file_the_hook_cannot_give_is_named_as_given(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_progress progress;
+    ecs_sched_json_desc desc;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    desc = nested_desc(&files, &progress);
+    desc.file = NULL;   /* text without a file: names are read as they are */
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"prefab\": \"gone.json\"}]}", &desc));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_NOT_FOUND);
+    assert_string_equal(ecs_sched_last_error(j.s.world),
+                        "json '(text)': entity 0: \"prefab\" names 'gone.json', which could not be "
+                        "read: the read_file hook gave no text");
+    assert_string_equal(files.asked_from[0], "(none)");
+    assert_int_equal(progress.failed, 1);
+    check_and_destroy(j.s.world);
+}
+
+static void a_long_object_with_a_key_given_twice_is_refused(void **state) {
+    json_world j;
+    char text[2048];
+    size_t used;
+    int i;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    /* more keys than are compared pair by pair: sorted */
+    used = (size_t)snprintf(text, sizeof text, "{\"entities\": [], \"notes\": {");
+    for (i = 0; i < 40; i++) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s\"k%02d\": %d", i ? ", " : "", i, i);
+    }
+    snprintf(text + used, sizeof text - used, "}}");
+    d = ecs_sched_prefab_data_from_json(j.s.world, text, NULL);
+    assert_non_null(d);
+    ecs_sched_prefab_data_free(d);
+    used = (size_t)snprintf(text, sizeof text, "{\"entities\": [], \"notes\": {");
+    for (i = 0; i < 40; i++) {   /* the last key k17 again */
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s\"k%02d\": %d", i ? ", " : "",
+                                 i == 39 ? 17 : i, i);
+    }
+    snprintf(text + used, sizeof text - used, "}}");
+    expect_load_failure(&j, text, ECS_SCHED_ERR_INVALID_ARGUMENT, "json 'ship.json': key 'notes.k17' is given twice",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_link_left_null_inside_a_nested_struct_stays_no_entity(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[2];
+    ecs_sched_id squad;
+    const Squad *s;
+    (void)state;
+    setup_json(&j);
+    squad = describe_squad(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": {\"Squad\": {"
+                                                   "\"leader\": {\"who\": null, \"rank\": 2}, \"slots\": [{\"who\": 1}, {\"who\": null}]}}}, {}]}",
+                                        NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    s = (const Squad *)ecs_sched_get(j.s.world, made[0], squad);
+    assert_true(s->leader.who == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(s->leader.rank, 2);
+    assert_true(s->slots[0].who == made[1]);
+    assert_true(s->slots[1].who == ECS_SCHED_NULL_ENTITY);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void an_asset_without_a_desc_or_in_a_double_is_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    describe_every(&j);
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": {\"Every\": "
+                                                           "{\"i32\": {\"asset\": \"a.png\"}}}}]}", NULL));
+    assert_string_equal(ecs_sched_last_error(j.s.world),
+                        "json '(text)': entity 0, component 'Every': member 'i32' names the asset "
+                        "'a.png', and no load_asset hook was given to load it");
+    expect_asset_refused(&j, "{\"f64\": {\"asset\": \"1\"}}",
+                         "member 'f64' (f64) cannot hold an asset handle; an integer or entity member can");
+    expect_every_refused(&j, "{\"u64\": \"\"}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                         "member 'u64' (u64) is given \"\", which is not an integer");
+    check_and_destroy(j.s.world);
+}
+
+static void a_double_just_below_its_15_digits_is_saved_exactly_too(void **state) {
+    json_world j;
+    ecs_sched_id every;
+    ecs_sched_entity e, gone;
+    Every v;
+    char *text;
+    volatile double tenth = 0.1;
+    ecs_sched_prefab_data *d;
+    const Every *back;
+    (void)state;
+    setup_json(&j);
+    every = describe_every(&j);
+    e = ecs_sched_spawn(j.s.world);
+    gone = ecs_sched_spawn(j.s.world);
+    assert_int_equal(ecs_sched_despawn(j.s.world, gone), ECS_SCHED_OK);
+    memset(&v, 0, sizeof v);
+    v.f64 = tenth + 0.7;   /* 0.7999999999999999: 15 digits give 0.8, above it */
+    v.e = gone;            /* a dead entity: no entity */
+    assert_int_equal(ecs_sched_insert(j.s.world, e, every, &v), ECS_SCHED_OK);
+    text = ecs_sched_json_save(j.s.world, 1, &e, false);
+    assert_non_null(text);
+    assert_contains(text, "\"f64\":\t0.7999999999999999,");   /* 16 digits */
+    assert_contains(text, "\"e\":\tnull,");
+    d = ecs_sched_prefab_data_from_json(j.s.world, text, NULL);
+    assert_non_null(d);
+    back = (const Every *)ecs_sched_prefab_data_get(d, 0, every);
+    assert_memory_equal(&back->f64, &v.f64, sizeof v.f64);
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(j.s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_prefab_is_read_through_reflection_and_instantiated),
@@ -911,6 +1886,41 @@ int main(void) {
         cmocka_unit_test(a_saved_world_loads_back_equal),
         cmocka_unit_test(a_subtree_is_saved_alone),
         cmocka_unit_test(saving_refuses_what_it_cannot_write),
+        cmocka_unit_test(every_member_kind_is_saved_as_its_json_text),
+        cmocka_unit_test(every_member_kind_loads_back_as_it_was_saved),
+        cmocka_unit_test(integers_of_16_digits_and_more_load_back_as_they_were_saved),
+        cmocka_unit_test(a_double_loads_back_to_the_same_bits),
+        cmocka_unit_test(a_64_bit_member_takes_its_whole_range_as_a_string_of_digits),
+        cmocka_unit_test(a_64_bit_member_given_text_that_is_no_integer_is_refused),
+        cmocka_unit_test(each_member_kind_given_the_wrong_json_type_is_refused_naming_both),
+        cmocka_unit_test(a_value_a_member_cannot_hold_is_refused_naming_it_as_written),
+        cmocka_unit_test(an_enum_takes_a_name_or_a_named_number_and_a_float_inf_and_nan),
+        cmocka_unit_test(a_struct_or_array_member_given_another_type_is_refused),
+        cmocka_unit_test(an_asset_handle_is_written_into_a_64_bit_or_entity_member_whole),
+        cmocka_unit_test(an_asset_handle_a_member_cannot_hold_is_refused),
+        cmocka_unit_test(entities_named_inside_nested_structs_are_linked_to_the_file_s_entities),
+        cmocka_unit_test(links_inside_nested_structs_are_saved_as_indices_of_the_file),
+        cmocka_unit_test(a_link_inside_a_nested_struct_past_the_file_is_named_with_its_path),
+        cmocka_unit_test(an_entity_s_members_are_checked_each_naming_the_entity),
+        cmocka_unit_test(a_null_name_or_parent_is_as_if_not_given),
+        cmocka_unit_test(relations_of_a_file_link_its_entities),
+        cmocka_unit_test(relations_naming_an_unknown_kind_or_no_entity_of_the_file_are_refused),
+        cmocka_unit_test(a_component_s_value_is_checked_against_what_it_is),
+        cmocka_unit_test(a_tag_may_be_given_an_empty_object_and_a_type_without_description_an_empty_one),
+        cmocka_unit_test(a_large_value_is_read_like_a_small_one),
+        cmocka_unit_test(a_key_of_the_file_beside_its_entities_is_checked_too),
+        cmocka_unit_test(text_without_a_file_name_is_named_as_text),
+        cmocka_unit_test(prefabs_nesting_deeper_than_the_limit_are_refused),
+        cmocka_unit_test(an_asset_that_fails_later_leaves_the_progress_incomplete),
+        cmocka_unit_test(saving_a_despawned_entity_is_refused),
+        cmocka_unit_test(a_nested_file_is_checked_and_named_in_the_message),
+        cmocka_unit_test(a_nested_file_without_entities_adds_nothing),
+        cmocka_unit_test(an_absolute_nested_file_name_is_read_as_it_is),
+        cmocka_unit_test(a_nested_file_the_hook_cannot_give_is_named_as_given),
+        cmocka_unit_test(a_long_object_with_a_key_given_twice_is_refused),
+        cmocka_unit_test(a_link_left_null_inside_a_nested_struct_stays_no_entity),
+        cmocka_unit_test(an_asset_without_a_desc_or_in_a_double_is_refused),
+        cmocka_unit_test(a_double_just_below_its_15_digits_is_saved_exactly_too),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

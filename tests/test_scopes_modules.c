@@ -320,6 +320,164 @@ static void a_system_name_too_long_for_its_scope_is_refused_naming_it(void **sta
     check_and_destroy(w);
 }
 
+static void a_component_name_too_long_for_the_current_scope_is_refused_naming_it(void **state) {
+    ecs_sched_world *w = new_world();
+    char path[300];
+    ecs_sched_entity deep;
+    (void)state;
+    memset(path, 'a', sizeof path - 1);
+    path[200] = '.';
+    path[sizeof path - 1] = 0;
+    deep = ecs_sched_entity_from_path(w, 0, path, NULL);
+    assert_true(deep != ECS_SCHED_NULL_ENTITY);
+    (void)ecs_sched_set_scope(w, deep);
+    assert_int_equal(ecs_sched_component_register_type(w, "Body", 4, 4), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_LIMIT);
+    assert_string_equal(ecs_sched_last_error(w), "component_register: 'Body' in the current scope "
+                                                 "makes a name longer than 255 bytes");
+    (void)ecs_sched_set_scope(w, 0);
+    assert_int_equal(ecs_sched_component_lookup(w, "Body"), 0);
+    assert_true(ecs_sched_component_register_type(w, "Body", 4, 4) != 0);
+    check_and_destroy(w);
+}
+
+static void entity_from_path_refuses_a_dead_scope_no_path_and_a_part_too_long(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity gone = ecs_sched_spawn(w);
+    char path[400];
+    (void)state;
+    assert_int_equal(ecs_sched_despawn(w, gone), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_from_path(w, gone, "ship", NULL), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_contains(ecs_sched_last_error(w), "entity_from_path (the scope)");
+    assert_int_equal(ecs_sched_entity_from_path(w, 0, NULL, NULL), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    memset(path, 'a', sizeof path - 1);
+    path[sizeof path - 1] = 0;
+    assert_int_equal(ecs_sched_entity_from_path(w, 0, path, NULL), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "has a too long part");
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    check_and_destroy(w);
+}
+
+static void entity_from_path_takes_a_separator_and_escaped_ones_in_names(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity ship, gun, dotted;
+    (void)state;
+    gun = ecs_sched_entity_from_path(w, 0, "ship/turret/gun", "/");
+    assert_true(gun != ECS_SCHED_NULL_ENTITY);
+    ship = ecs_sched_lookup(w, 0, "ship");
+    assert_true(ship != ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_entity_from_path(w, 0, "ship.turret.gun", "") == gun);   /* "": "." */
+    dotted = ecs_sched_entity_from_path(w, ship, "v1\\.2", NULL);
+    assert_true(dotted != ECS_SCHED_NULL_ENTITY);
+    assert_string_equal(ecs_sched_name(w, dotted), "v1.2");
+    assert_true(ecs_sched_parent_of(w, dotted) == ship);
+    assert_int_equal(ecs_sched_entity_count(w), 4);
+    check_and_destroy(w);
+}
+
+static void importing_needs_a_name_a_function_and_a_place_for_handles(void **state) {
+    ecs_sched_world *w = new_world();
+    vehicles_module vehicles;
+    ecs_sched_module_desc d;
+    (void)state;
+    assert_int_equal(ecs_sched_import(w, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_string_equal(ecs_sched_last_error(w), "import: module '?' needs a name, a function, and "
+                                                 "somewhere to put its handles when it has some");
+    memset(&d, 0, sizeof d);
+    d.fn = vehicles_import;
+    assert_int_equal(ecs_sched_import(w, &d), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "module '?'");
+    d.name = "";
+    assert_int_equal(ecs_sched_import(w, &d), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "module ''");
+    d.name = "vehicles";
+    d.fn = NULL;
+    assert_int_equal(ecs_sched_import(w, &d), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "module 'vehicles' needs a name, a function");
+    d.fn = vehicles_import;
+    d.size = sizeof vehicles;
+    assert_int_equal(ecs_sched_import(w, &d), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "somewhere to put its handles");
+    assert_true(ecs_sched_module_entity(w, "vehicles") == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    check_and_destroy(w);
+}
+
+static void a_module_s_entity_is_none_when_not_imported_or_despawned(void **state) {
+    ecs_sched_world *w = new_world();
+    vehicles_module vehicles;
+    ecs_sched_entity entity;
+    (void)state;
+    assert_int_equal(ecs_sched_import(w, &(ecs_sched_module_desc){.name = "game.vehicles",
+                                                                 .fn = vehicles_import,
+                                                                 .handles = &vehicles,
+                                                                 .size = sizeof vehicles}),
+                     ECS_SCHED_OK);
+    entity = ecs_sched_module_entity(w, "game.vehicles");
+    assert_true(entity == ecs_sched_lookup_path(w, 0, "game.vehicles", NULL));
+    assert_true(ecs_sched_module_entity(w, NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_module_entity(w, "game") == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_despawn(w, entity), ECS_SCHED_OK);
+    assert_true(ecs_sched_module_entity(w, "game.vehicles") == ECS_SCHED_NULL_ENTITY);
+    check_and_destroy(w);
+}
+
+static void the_chain_of_a_module_importing_itself_leaves_out_modules_imported_before(void **state) {
+    ecs_sched_world *w = new_world();
+    vehicles_module vehicles;
+    (void)state;
+    assert_int_equal(import_vehicles(w, &vehicles), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_import(w, &(ecs_sched_module_desc){.name = "a", .fn = import_self}),
+                     ECS_SCHED_OK);
+    assert_non_null(strstr(g_log.text, "import: module 'a' imports itself (a -> b -> a); break the cycle"));
+    assert_null(strstr(g_log.text, "vehicles ->"));
+    check_and_destroy(w);
+}
+
+static void a_component_registered_after_its_scope_was_despawned_keeps_its_name(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity physics = ecs_sched_entity_from_path(w, 0, "physics", NULL);
+    ecs_sched_id body;
+    (void)state;
+    (void)ecs_sched_set_scope(w, physics);
+    assert_int_equal(ecs_sched_despawn(w, physics), ECS_SCHED_OK);
+    body = ecs_sched_component_register_type(w, "Body", 4, 4);
+    assert_true(body != 0);
+    assert_string_equal(ecs_sched_component_name(w, body), "Body");
+    assert_true(ecs_sched_get_scope(w) == ECS_SCHED_NULL_ENTITY);
+    (void)ecs_sched_set_scope(w, 0);
+    check_and_destroy(w);
+}
+
+static void a_backslash_ending_a_path_is_part_of_the_name(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity e;
+    (void)state;
+    e = ecs_sched_entity_from_path(w, 0, "dir\\", NULL);
+    assert_true(e != ECS_SCHED_NULL_ENTITY);
+    assert_string_equal(ecs_sched_name(w, e), "dir\\");
+    check_and_destroy(w);
+}
+
+static void a_module_whose_name_is_no_path_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    vehicles_module vehicles;
+    (void)state;
+    g_imports = 0;
+    assert_int_equal(ecs_sched_import(w, &(ecs_sched_module_desc){.name = "game..vehicles",
+                                                                 .fn = vehicles_import,
+                                                                 .handles = &vehicles,
+                                                                 .size = sizeof vehicles}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "entity_from_path: 'game..vehicles' has an empty part");
+    assert_int_equal(g_imports, 0);
+    assert_true(ecs_sched_module_entity(w, "game..vehicles") == ECS_SCHED_NULL_ENTITY);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_spawn_in_a_scope_makes_a_child_of_it),
@@ -337,6 +495,15 @@ int main(void) {
         cmocka_unit_test(a_module_s_systems_are_named_under_its_scope),
         cmocka_unit_test(a_system_is_ordered_against_a_module_s_system_by_its_full_name),
         cmocka_unit_test(a_system_name_too_long_for_its_scope_is_refused_naming_it),
+        cmocka_unit_test(a_component_name_too_long_for_the_current_scope_is_refused_naming_it),
+        cmocka_unit_test(entity_from_path_refuses_a_dead_scope_no_path_and_a_part_too_long),
+        cmocka_unit_test(entity_from_path_takes_a_separator_and_escaped_ones_in_names),
+        cmocka_unit_test(importing_needs_a_name_a_function_and_a_place_for_handles),
+        cmocka_unit_test(a_module_s_entity_is_none_when_not_imported_or_despawned),
+        cmocka_unit_test(the_chain_of_a_module_importing_itself_leaves_out_modules_imported_before),
+        cmocka_unit_test(a_component_registered_after_its_scope_was_despawned_keeps_its_name),
+        cmocka_unit_test(a_backslash_ending_a_path_is_part_of_the_name),
+        cmocka_unit_test(a_module_whose_name_is_no_path_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
