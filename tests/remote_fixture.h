@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -282,6 +283,29 @@ static inline void http_get(http_client *c, const char *path) {
     c->response[got] = '\0';
     close(fd);
     if (sscanf(c->response, "HTTP/1.%*d %d", &c->status) != 1) c->status = -2;
+}
+
+static inline int occurrences(const char *text, const char *part) {
+    int n = 0;
+    for (text = strstr(text, part); text; text = strstr(text + 1, part)) n++;
+    return n;
+}
+
+/* Posts `body` over HTTP from a thread, and waits until the remote holds it. */
+static inline void http_watch(remote_world *r, http_client *client, pthread_t *thread, const char *body) {
+    memset(client, 0, sizeof *client);
+    client->port = ecs_sched_remote_port(r->remote);
+    client->body = body;
+    assert_int_equal(pthread_create(thread, NULL, http_post, client), 0);
+    wait_pending(r->remote, 1);
+}
+
+/* Ends the watches' streams (destroying the remote) and joins the client. */
+static inline void http_watch_end(remote_world *r, http_client *client, pthread_t thread) {
+    ecs_sched_remote_destroy(r->remote);
+    r->remote = NULL;
+    pthread_join(thread, NULL);
+    assert_int_equal(client->status, 200);
 }
 
 #endif /* REMOTE_FIXTURE_H */

@@ -874,29 +874,6 @@ static void test_get_components_watch_answers_the_first_frame_once_without_http(
     cJSON_Delete(response);
 }
 
-static int occurrences(const char *text, const char *part) {
-    int n = 0;
-    for (text = strstr(text, part); text; text = strstr(text + 1, part)) n++;
-    return n;
-}
-
-/* Posts `body` over HTTP from a thread, and waits until the remote holds it. */
-static void http_watch(remote_world *r, http_client *client, pthread_t *thread, const char *body) {
-    memset(client, 0, sizeof *client);
-    client->port = ecs_sched_remote_port(r->remote);
-    client->body = body;
-    assert_int_equal(pthread_create(thread, NULL, http_post, client), 0);
-    wait_pending(r->remote, 1);
-}
-
-/* Ends the watches' streams (destroying the remote) and joins the client. */
-static void http_watch_end(remote_world *r, http_client *client, pthread_t thread) {
-    ecs_sched_remote_destroy(r->remote);
-    r->remote = NULL;
-    pthread_join(thread, NULL);
-    assert_int_equal(client->status, 200);
-}
-
 static void test_http_get_components_watch_streams_each_change(void **state) {
     remote_world *r = (remote_world *)*state;
     char body[300];

@@ -1113,6 +1113,234 @@ static void test_snapshot_methods_need_a_name(void **state) {
             "(ecs_sched.take_snapshot takes one)", "ecs_sched.restore_snapshot", "{\"name\": \"x\"}");
 }
 
+/* ---- more shapes of world.* params ---- */
+
+static void test_query_accepts_null_data_and_filter_and_no_params_at_all(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char expected[160];
+    (void)dead_entity(r);   /* a record no longer alive is passed over */
+    snprintf(expected, sizeof expected, "[{\"entity\":%llu,\"components\":{}},{\"entity\":%llu,\"components\":{}}]",
+             ull(r->a), ull(r->b));
+    expect_result(r, "world.query", "", expected);
+    expect_result(r, "world.query", "{\"data\": null, \"filter\": null, \"strict\": null}", expected);
+}
+
+static void test_query_option_of_a_string_other_than_all_is_invalid_params(void **state) {
+    remote_world *r = (remote_world *)*state;
+    refused(r, ECS_SCHED_RPC_INVALID_PARAMS, "world.query: `option` must be an array of component names",
+            "world.query", "{\"data\": {\"option\": \"some\"}}");
+}
+
+static void test_query_with_an_unknown_filter_component_matches_nothing(void **state) {
+    remote_world *r = (remote_world *)*state;
+    expect_result(r, "world.query", "{\"data\": {}, \"filter\": {\"with\": [\"Position\", \"Ghost\"]}}", "[]");
+}
+
+static void test_get_components_takes_a_null_strict_as_lenient(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[160];
+    snprintf(params, sizeof params, "{\"entity\": %llu, \"components\": [\"Health\"], \"strict\": null}", ull(r->a));
+    expect_result(r, "world.get_components", params, "{\"components\":{\"Health\":{\"hp\":7}},\"errors\":{}}");
+}
+
+static void test_reparent_entities_with_a_null_parent_makes_them_roots(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[160];
+    assert_int_equal(ecs_sched_set_parent(r->world, r->b, r->a), ECS_SCHED_OK);
+    snprintf(params, sizeof params, "{\"entities\": [%llu], \"parent\": null}", ull(r->b));
+    expect_result(r, "world.reparent_entities", params, "null");
+    assert_int_equal(ecs_sched_parent_of(r->world, r->b), ECS_SCHED_NULL_ENTITY);
+}
+
+static void test_list_components_of_an_entity_without_any_is_empty(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char params[64];
+    snprintf(params, sizeof params, "{\"entity\": %llu}", ull(ecs_sched_spawn(r->world)));
+    expect_result(r, "world.list_components", params, "[]");
+}
+
+static void test_names_passes_over_entities_no_longer_alive(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_entity gone = ecs_sched_spawn(r->world);
+    char expected[96];
+    assert_int_equal(ecs_sched_set_name(r->world, gone, "ghost"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(r->world, r->a, "alpha"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(r->world, gone), ECS_SCHED_OK);
+    snprintf(expected, sizeof expected, "[{\"entity\":%llu,\"name\":\"alpha\"}]", ull(r->a));
+    expect_result(r, "ecs_sched.names", "", expected);
+}
+
+/* An instance carries a mark of its base that the library keeps: the protocol never names it. */
+static void test_the_mark_of_a_base_is_no_component_of_the_protocol(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_entity base = ecs_sched_spawn(r->world), instance;
+    Health h = {5};
+    char params[200], expected[200], mark[64];
+    assert_int_equal(ecs_sched_insert(r->world, base, r->health, &h), ECS_SCHED_OK);
+    instance = ecs_sched_instantiate(r->world, base);
+    assert_true(instance != ECS_SCHED_NULL_ENTITY);
+    snprintf(mark, sizeof mark, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
+             (unsigned)ECS_SCHED_ENTITY_GENERATION(base));
+    assert_true(ecs_sched_component_lookup(r->world, mark) != 0);
+    snprintf(params, sizeof params, "{\"entity\": %llu, \"components\": [\"%s\"], \"strict\": true}",
+             ull(instance), mark);
+    snprintf(expected, sizeof expected, "unknown component type: `%s`", mark);
+    expect_refused_with(r, ECS_SCHED_RPC_COMPONENT_ERROR, expected, "world.get_components", params);
+    snprintf(params, sizeof params, "{\"entity\": %llu}", ull(instance));
+    expect_result(r, "world.list_components", params, "[\"ecs_sched.IsA\"]");
+}
+
+/* ---- the world's own refusals, inside a system that runs beside others ---- */
+
+typedef struct inside_request {
+    const char *method, *params;
+    int code;
+} inside_request;
+
+static inside_request g_inside_requests[16];
+static int g_inside_count;
+static int g_inside_codes[16];
+static char g_inside_messages[16][256];
+static int32_t g_inside_polled;
+
+static void answer_inside(ecs_sched_system_ctx *ctx) {
+    int i;
+    (void)ctx;
+    for (i = 0; i < g_inside_count; i++) {
+        cJSON *response = call(g_running, g_inside_requests[i].method, "%s", g_inside_requests[i].params);
+        const cJSON *error = cJSON_GetObjectItemCaseSensitive(response, "error");
+        g_inside_codes[i] = error ? (int)cJSON_GetObjectItemCaseSensitive(error, "code")->valuedouble : 0;
+        snprintf(g_inside_messages[i], sizeof g_inside_messages[i], "%s",
+                 error ? cJSON_GetObjectItemCaseSensitive(error, "message")->valuestring : "");
+        cJSON_Delete(response);
+    }
+    g_inside_polled = ecs_sched_remote_poll(g_running->remote);
+}
+
+static void test_changes_asked_from_a_system_beside_others_are_refused_with_the_worlds_reason(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_system_desc desc;
+    char params[7][160], *before, *after;
+    int32_t entities = ecs_sched_entity_count(r->world);
+    int i;
+    inside_request requests[] = {
+        {"world.spawn_entity", "{\"components\": {\"Health\": {\"hp\": 1}}}", ECS_SCHED_RPC_COMPONENT_ERROR},
+        {"world.insert_components", params[0], ECS_SCHED_RPC_COMPONENT_ERROR},
+        {"world.remove_components", params[1], ECS_SCHED_RPC_COMPONENT_ERROR},
+        {"world.despawn_entity", params[2], ECS_SCHED_RPC_INTERNAL_ERROR},
+        {"world.reparent_entities", params[3], ECS_SCHED_RPC_INTERNAL_ERROR},
+        {"world.mutate_components", params[4], ECS_SCHED_RPC_COMPONENT_ERROR},
+        {"world.insert_resources", "{\"resource\": \"Score\", \"value\": {\"value\": 1}}", ECS_SCHED_RPC_RESOURCE_ERROR},
+        {"world.remove_resources", "{\"resource\": \"Score\"}", ECS_SCHED_RPC_RESOURCE_ERROR},
+        {"world.mutate_resources", "{\"resource\": \"Score\", \"path\": \"value\", \"value\": 2}",
+         ECS_SCHED_RPC_RESOURCE_ERROR},
+        {"world.trigger_event", "{\"event\": \"Ping\"}", ECS_SCHED_RPC_RESOURCE_ERROR},
+        {"ecs_sched.take_snapshot", "{\"name\": \"in\"}", ECS_SCHED_RPC_REFUSED},
+        {"ecs_sched.restore_snapshot", "{\"name\": \"before\"}", ECS_SCHED_RPC_REFUSED}};
+    snprintf(params[0], sizeof params[0], "{\"entity\": %llu, \"components\": {\"Health\": {\"hp\": 2}}}", ull(r->a));
+    snprintf(params[1], sizeof params[1], "{\"entity\": %llu, \"components\": [\"Health\"]}", ull(r->a));
+    snprintf(params[2], sizeof params[2], "{\"entity\": %llu}", ull(r->b));
+    snprintf(params[3], sizeof params[3], "{\"entities\": [%llu], \"parent\": %llu}", ull(r->b), ull(r->a));
+    snprintf(params[4], sizeof params[4], "{\"entity\": %llu, \"component\": \"Health\", \"path\": \"hp\", "
+             "\"value\": 3}", ull(r->a));
+    cJSON_Delete(call(r, "ecs_sched.take_snapshot", "{\"name\": \"before\"}"));
+    g_inside_count = (int)(sizeof requests / sizeof requests[0]);
+    memcpy(g_inside_requests, requests, sizeof requests);
+    g_running = r;
+    g_inside_polled = -1;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "beside";
+    desc.fn = answer_inside;
+    assert_int_equal(ecs_sched_add_system(r->world, "Update", &desc), ECS_SCHED_OK);
+    before = ecs_sched_json_save(r->world, 0, NULL, true);
+    /* the refused requests are the requests' errors, not the run's; the refused poll is the run's */
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(r->world), "remote_poll through the world while the schedule runs"));
+    after = ecs_sched_json_save(r->world, 0, NULL, true);
+    for (i = 0; i < g_inside_count; i++) {
+        assert_int_equal(g_inside_codes[i], requests[i].code);
+        assert_non_null(strstr(g_inside_messages[i], "while the schedule runs, but only exclusive systems change "
+                                                     "the world directly"));
+    }
+    assert_int_equal(g_inside_polled, 0);   /* a poll is refused there too */
+    assert_string_equal(before, after);
+    assert_int_equal(ecs_sched_entity_count(r->world), entities);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(r->world, r->score))->value, 3);
+    ecs_sched_json_free(before);
+    ecs_sched_json_free(after);
+}
+
+/* ---- schedules that cannot be built, worlds without schedules or states ---- */
+
+static void test_a_schedule_with_a_cycle_is_refused_by_the_methods_that_build_it(void **state) {
+    static const char *const methods[] = {"ecs_sched.schedule_plan", "ecs_sched.schedule_dot",
+                                          "ecs_sched.system_stats"};
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_system_desc a, b;
+    size_t i;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.name = "a";
+    a.fn = noop;
+    a.after[0] = "b";
+    b.name = "b";
+    b.fn = noop;
+    b.after[0] = "a";
+    assert_int_equal(ecs_sched_add_system(r->world, "Loop", &a), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(r->world, "Loop", &b), ECS_SCHED_OK);
+    for (i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        cJSON *response = call(r, methods[i], "{\"schedule\": \"Loop\"}");
+        assert_int_equal(error_code(response), ECS_SCHED_RPC_REFUSED);
+        assert_non_null(strstr(error_message(response), "cycle"));
+        cJSON_Delete(response);
+    }
+}
+
+static void test_a_world_without_schedules_or_states_lists_none(void **state) {
+    remote_world *r = (remote_world *)*state;
+    expect_result(r, "ecs_sched.list_schedules", "", "[]");
+    expect_result(r, "ecs_sched.list_states", "", "[]");
+}
+
+static void test_record_trace_in_a_world_without_schedules_starts_at_once(void **state) {
+    remote_world *r = (remote_world *)*state;
+    cJSON *response;
+    expect_result(r, "ecs_sched.record_trace", "{\"frames\": 3}", "null");
+    response = call(r, "ecs_sched.trace", "");
+    assert_true(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(result_of(response), "traceEvents")));
+    cJSON_Delete(response);
+    refused(r, ECS_SCHED_RPC_REFUSED, "ecs_sched.record_trace: a trace is recording already (wait for it to "
+            "stop, or stop it in the program)", "ecs_sched.record_trace", "");
+    assert_int_equal(ecs_sched_trace_stop(r->world), ECS_SCHED_OK);
+}
+
+static int32_t follow_weather(const int32_t *values, void *user_data) {
+    (void)user_data;
+    return values[0];
+}
+
+static void test_set_state_of_a_computed_state_is_refused(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_state_desc weather, mood;
+    cJSON *response;
+    memset(&weather, 0, sizeof weather);
+    weather.name = "Weather";
+    weather.values[0] = "Sun";
+    weather.values[1] = "Rain";
+    memset(&mood, 0, sizeof mood);
+    mood.name = "Mood";
+    mood.values[0] = "Glad";
+    mood.values[1] = "Glum";
+    mood.sources[0] = ecs_sched_state_register(r->world, &weather);
+    mood.compute = follow_weather;
+    assert_true(mood.sources[0] != 0);
+    assert_true(ecs_sched_state_register(r->world, &mood) != 0);
+    response = call(r, "ecs_sched.set_state", "{\"state\": \"Mood\", \"value\": \"Glum\"}");
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_REFUSED);
+    assert_non_null(strstr(error_message(response), "Mood"));
+    cJSON_Delete(response);
+}
+
 /* ---- creating a remote ---- */
 
 static void test_create_refuses_a_description_out_of_range(void **state) {
@@ -1260,6 +1488,19 @@ int main(void) {
         T(test_set_state_refuses_a_missing_name_or_an_unknown_machine),
         T(test_snapshots_are_kept_by_name_and_a_name_taken_again_is_replaced),
         T(test_snapshot_methods_need_a_name),
+        T(test_query_accepts_null_data_and_filter_and_no_params_at_all),
+        T(test_query_option_of_a_string_other_than_all_is_invalid_params),
+        T(test_query_with_an_unknown_filter_component_matches_nothing),
+        T(test_get_components_takes_a_null_strict_as_lenient),
+        T(test_reparent_entities_with_a_null_parent_makes_them_roots),
+        T(test_list_components_of_an_entity_without_any_is_empty),
+        T(test_names_passes_over_entities_no_longer_alive),
+        T(test_the_mark_of_a_base_is_no_component_of_the_protocol),
+        T(test_changes_asked_from_a_system_beside_others_are_refused_with_the_worlds_reason),
+        T(test_a_schedule_with_a_cycle_is_refused_by_the_methods_that_build_it),
+        T(test_a_world_without_schedules_or_states_lists_none),
+        T(test_record_trace_in_a_world_without_schedules_starts_at_once),
+        T(test_set_state_of_a_computed_state_is_refused),
         T(test_create_refuses_a_description_out_of_range),
         T(test_create_refuses_an_address_that_is_not_ip),
         T(test_create_on_a_port_taken_fails_and_names_the_port),
