@@ -183,6 +183,11 @@ static inline void expect_refused(remote_world *r, int code, const char *method,
     expect_refused_with(r, code, NULL, method, params);
 }
 
+/* A request that spawns an entity with Health 41. */
+static const char spawn_request[] =
+    "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"world.spawn_entity\", "
+    "\"params\": {\"components\": {\"Health\": {\"hp\": 41}}}}";
+
 typedef struct http_client {
     int port;
     const char *body;

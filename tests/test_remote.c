@@ -646,10 +646,6 @@ static void test_an_oversized_request_is_refused(void **state) {
 
 /* ---- HTTP ---- */
 
-static const char spawn_request[] =
-    "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"world.spawn_entity\", "
-    "\"params\": {\"components\": {\"Health\": {\"hp\": 41}}}}";
-
 static void test_http_post_is_answered_only_at_poll(void **state) {
     remote_world *r = (remote_world *)*state;
     ecs_sched_remote *remote = http_remote(r, NULL);

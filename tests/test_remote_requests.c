@@ -1341,6 +1341,457 @@ static void test_set_state_of_a_computed_state_is_refused(void **state) {
     cJSON_Delete(response);
 }
 
+/* ---- HTTP ---- */
+
+/* A client that sends its request in pieces (a short pause between them), then reads the
+   whole answer: its status, and its head and body in `response`. */
+typedef struct raw_client {
+    int port;
+    const char *pieces[4];
+    int count;
+    int status;
+    char response[65536];
+} raw_client;
+
+static void *raw_send(void *arg) {
+    raw_client *c = (raw_client *)arg;
+    struct sockaddr_in to;
+    size_t got = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0), i;
+    ssize_t n;
+    c->status = -1;
+    c->response[0] = '\0';
+    if (fd < 0) return NULL;
+    memset(&to, 0, sizeof to);
+    to.sin_family = AF_INET;
+    to.sin_port = htons((uint16_t)c->port);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&to, sizeof to) != 0) {
+        close(fd);
+        return NULL;
+    }
+    for (i = 0; i < c->count; i++) {
+        if (i > 0) sleep_ms(30);
+        if (write(fd, c->pieces[i], strlen(c->pieces[i])) < 0) break;
+    }
+    while (got + 1 < sizeof c->response && (n = read(fd, c->response + got, sizeof c->response - 1 - got)) > 0) {
+        got += (size_t)n;
+    }
+    c->response[got] = '\0';
+    close(fd);
+    if (sscanf(c->response, "HTTP/1.%*d %d", &c->status) != 1) c->status = -2;
+    return NULL;
+}
+
+/* The body of an answer in c->response (after its head), parsed. */
+static cJSON *raw_body(const raw_client *c) {
+    const char *body = strstr(c->response, "\r\n\r\n");
+    cJSON *json;
+    assert_non_null(body);
+    json = cJSON_Parse(body + 4);
+    assert_non_null(json);
+    return json;
+}
+
+/* The body of a chunked answer (Transfer-Encoding: chunked) put together again, in place. */
+static char *dechunk(char *response) {
+    char *at = strstr(response, "\r\n\r\n"), *out;
+    unsigned long size;
+    assert_non_null(at);
+    at += 4;
+    out = response;
+    while (sscanf(at, "%lx", &size) == 1 && size > 0) {
+        at = strstr(at, "\r\n") + 2;
+        memmove(out, at, size);
+        out += size;
+        at += size + 2;
+    }
+    *out = '\0';
+    return response;
+}
+
+static void test_http_without_the_right_bearer_token_is_refused_with_401(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    http_client client;
+    raw_client basic;
+    const char *tokens[] = {NULL, "s3cre", "s3cret!"};
+    int32_t entities = ecs_sched_entity_count(r->world);
+    size_t i;
+    memset(&desc, 0, sizeof desc);
+    desc.token = "s3cret";
+    http_remote(r, &desc);
+    for (i = 0; i < sizeof tokens / sizeof tokens[0]; i++) {
+        cJSON *response;
+        memset(&client, 0, sizeof client);
+        client.port = ecs_sched_remote_port(r->remote);
+        client.body = spawn_request;
+        client.token = tokens[i];
+        http_post(&client);
+        assert_int_equal(client.status, 401);
+        response = cJSON_Parse(client.response);
+        assert_int_equal(error_code(response), ECS_SCHED_RPC_INVALID_REQUEST);
+        assert_string_equal(error_message(response), "this server needs the header Authorization: Bearer <token>, "
+                                                     "with its token");
+        cJSON_Delete(response);
+    }
+    memset(&basic, 0, sizeof basic);
+    basic.port = ecs_sched_remote_port(r->remote);
+    basic.pieces[0] = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic s3cret\r\nContent-Length: 2\r\n"
+                      "Connection: close\r\n\r\n{}";
+    basic.count = 1;
+    raw_send(&basic);
+    assert_int_equal(basic.status, 401);
+    assert_int_equal(ecs_sched_remote_pending(r->remote), 0);
+    assert_int_equal(ecs_sched_entity_count(r->world), entities);
+}
+
+static void test_http_get_of_index_html_serves_the_explorer_page(void **state) {
+    remote_world *r = (remote_world *)*state;
+    http_client client;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(http_remote(r, NULL));
+    http_get(&client, "/index.html");
+    assert_int_equal(client.status, 200);
+    assert_non_null(strstr(client.response, "Content-Type: text/html"));
+    assert_non_null(strstr(client.response, "Cache-Control: no-store"));
+}
+
+static void test_http_an_empty_post_is_answered_at_a_poll_as_a_parse_error(void **state) {
+    remote_world *r = (remote_world *)*state;
+    raw_client client;
+    pthread_t thread;
+    cJSON *response;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(http_remote(r, NULL));
+    client.pieces[0] = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    client.count = 1;
+    assert_int_equal(pthread_create(&thread, NULL, raw_send, &client), 0);
+    wait_pending(r->remote, 1);
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);
+    pthread_join(thread, NULL);
+    assert_int_equal(client.status, 200);
+    response = raw_body(&client);
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_PARSE_ERROR);
+    assert_string_equal(error_message(response), "parse error: the request is not JSON");
+    cJSON_Delete(response);
+}
+
+static void test_http_a_chunked_body_over_the_limit_is_refused_with_413(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    raw_client client;
+    char body[600];
+    cJSON *response;
+    int32_t entities = ecs_sched_entity_count(r->world);
+    memset(&desc, 0, sizeof desc);
+    desc.max_request_bytes = 64;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(http_remote(r, &desc));
+    /* no Content-Length to refuse early: the body is found too large as it arrives, in two chunks */
+    client.pieces[0] = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    snprintf(body, sizeof body, "%x\r\n%s\r\n", (unsigned)strlen(spawn_request), spawn_request);
+    client.pieces[1] = body;
+    client.pieces[2] = "5\r\n     \r\n0\r\n\r\n";
+    client.count = 3;
+    raw_send(&client);   /* refused without a poll */
+    assert_int_equal(client.status, 413);
+    response = raw_body(&client);
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_INVALID_REQUEST);
+    assert_string_equal(error_message(response), "the request is larger than this server takes (max_request_bytes)");
+    cJSON_Delete(response);
+    assert_int_equal(ecs_sched_remote_pending(r->remote), 0);
+    assert_int_equal(ecs_sched_entity_count(r->world), entities);
+}
+
+static void test_http_a_body_sent_in_pieces_is_answered_whole(void **state) {
+    remote_world *r = (remote_world *)*state;
+    raw_client client;
+    pthread_t thread;
+    char first[300], second[300];
+    size_t half = strlen(spawn_request) / 2;
+    cJSON *response;
+    ecs_sched_entity e;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(http_remote(r, NULL));
+    client.pieces[0] = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    snprintf(first, sizeof first, "%x\r\n%.*s\r\n", (unsigned)half, (int)half, spawn_request);
+    snprintf(second, sizeof second, "%x\r\n%s\r\n0\r\n\r\n", (unsigned)(strlen(spawn_request) - half),
+             spawn_request + half);
+    client.pieces[1] = first;
+    client.pieces[2] = second;
+    client.count = 3;
+    assert_int_equal(pthread_create(&thread, NULL, raw_send, &client), 0);
+    wait_pending(r->remote, 1);
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);
+    pthread_join(thread, NULL);
+    assert_int_equal(client.status, 200);
+    response = raw_body(&client);
+    e = (ecs_sched_entity)number_at(result_of(response), "entity");
+    assert_int_equal(((const Health *)ecs_sched_get(r->world, e, r->health))->hp, 41);
+    cJSON_Delete(response);
+}
+
+/* Posts each body from its own thread, waits until all are queued, answers them in one poll. */
+static void http_post_all(remote_world *r, http_client *clients, const char *const *bodies, int count) {
+    pthread_t threads[4];
+    int i;
+    for (i = 0; i < count; i++) {
+        memset(&clients[i], 0, sizeof clients[i]);
+        clients[i].port = ecs_sched_remote_port(r->remote);
+        clients[i].body = bodies[i];
+        assert_int_equal(pthread_create(&threads[i], NULL, http_post, &clients[i]), 0);
+        wait_pending(r->remote, i + 1);
+    }
+    assert_int_equal(ecs_sched_remote_poll(r->remote), count);
+    for (i = 0; i < count; i++) {
+        pthread_join(threads[i], NULL);
+        assert_int_equal(clients[i].status, 200);
+    }
+}
+
+static void test_http_answers_a_batch_a_malformed_request_and_a_watch_without_params_once(void **state) {
+    static const char *const bodies[] = {
+        "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"world.list_resources\"}, "
+        "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"world.query+watch\"}]",
+        "{\"jsonrpc\": \"1.0\", \"id\": 3, \"method\": \"world.query+watch\", \"params\": {\"data\": {}}}",
+        "{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"world.get_components+watch\"}"};
+    remote_world *r = (remote_world *)*state;
+    http_client clients[3];
+    cJSON *batch, *malformed, *watch;
+    http_remote(r, NULL);
+    http_post_all(r, clients, bodies, 3);
+    batch = cJSON_Parse(clients[0].response);
+    malformed = cJSON_Parse(clients[1].response);
+    watch = cJSON_Parse(clients[2].response);
+    assert_int_equal(cJSON_GetArraySize(batch), 2);
+    assert_string_equal(cJSON_GetArrayItem(result_of(cJSON_GetArrayItem(batch, 0)), 0)->valuestring, "Score");
+    assert_int_equal(cJSON_GetArraySize(result_of(cJSON_GetArrayItem(batch, 1))), 2);   /* once, as world.query */
+    assert_int_equal(error_code(malformed), ECS_SCHED_RPC_INVALID_REQUEST);
+    assert_string_equal(error_message(malformed), "`jsonrpc` must be \"2.0\"");
+    assert_int_equal(error_code(watch), ECS_SCHED_RPC_INVALID_PARAMS);
+    assert_string_equal(error_message(watch), "world.get_components+watch: params not provided");
+    cJSON_Delete(batch);
+    cJSON_Delete(malformed);
+    cJSON_Delete(watch);
+}
+
+static void test_http_query_watch_of_a_bad_request_is_answered_with_its_error(void **state) {
+    static const char *const bodies[] = {
+        "{\"jsonrpc\": \"2.0\", \"id\": 6, \"method\": \"world.query+watch\", \"params\": {\"data\": 5}}"};
+    remote_world *r = (remote_world *)*state;
+    http_client client;
+    cJSON *response;
+    http_remote(r, NULL);
+    http_post_all(r, &client, bodies, 1);
+    response = cJSON_Parse(client.response);
+    assert_int_equal((int)number_at(response, "id"), 6);
+    assert_int_equal(error_code(response), ECS_SCHED_RPC_INVALID_PARAMS);
+    assert_string_equal(error_message(response), "world.query+watch: `data` and `filter` must be objects");
+    cJSON_Delete(response);
+}
+
+static void test_http_watch_sends_an_error_once_when_its_entity_goes(void **state) {
+    remote_world *r = (remote_world *)*state;
+    char body[300];
+    http_client client;
+    pthread_t thread;
+    const char *second;
+    http_remote(r, NULL);
+    snprintf(body, sizeof body, "{\"jsonrpc\": \"2.0\", \"id\": 8, \"method\": \"world.get_components+watch\", "
+             "\"params\": {\"entity\": %llu, \"components\": [\"Health\"]}}", ull(r->a));
+    http_watch(r, &client, &thread, body);
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);   /* the values */
+    assert_int_equal(ecs_sched_despawn(r->world, r->a), ECS_SCHED_OK);
+    ecs_sched_remote_poll(r->remote);   /* the error */
+    ecs_sched_remote_poll(r->remote);   /* the same error: not sent again */
+    ecs_sched_remote_poll(r->remote);
+    http_watch_end(r, &client, thread);
+    assert_int_equal(occurrences(client.response, "\"jsonrpc\":\"2.0\""), 2);
+    second = strstr(strstr(client.response, "\"jsonrpc\"") + 1, "\"jsonrpc\"");
+    assert_non_null(strstr(second, "\"error\":{\"code\":-23401,"));
+    assert_non_null(strstr(second, not_found_message("world.get_components+watch", r->a)));
+}
+
+static void test_http_a_watch_frame_larger_than_one_write_arrives_whole(void **state) {
+    static const char body[] = "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"world.query+watch\", "
+                               "\"params\": {\"data\": {\"components\": [\"Position\"]}}}";
+    remote_world *r = (remote_world *)*state;
+    raw_client *client = (raw_client *)calloc(1, sizeof *client);
+    pthread_t thread;
+    char request[400];
+    cJSON *frame;
+    char *line;
+    int i;
+    for (i = 0; i < 150; i++) {
+        Position p = {(float)i, 0.5f};
+        ecs_sched_entity e = ecs_sched_spawn(r->world);
+        assert_int_equal(ecs_sched_insert(r->world, e, r->position, &p), ECS_SCHED_OK);
+    }
+    client->port = ecs_sched_remote_port(http_remote(r, NULL));
+    snprintf(request, sizeof request, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %u\r\n"
+             "Connection: close\r\n\r\n%s", (unsigned)strlen(body), body);
+    client->pieces[0] = request;
+    client->count = 1;
+    assert_int_equal(pthread_create(&thread, NULL, raw_send, client), 0);
+    wait_pending(r->remote, 1);
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);
+    ecs_sched_remote_destroy(r->remote);   /* the stream ends */
+    r->remote = NULL;
+    pthread_join(thread, NULL);
+    assert_int_equal(client->status, 200);
+    /* the frame (over 8 KiB) went out in pieces of at most 4 KiB */
+    line = dechunk(client->response);
+    assert_true(strlen(line) > 8192);
+    assert_int_equal(line[strlen(line) - 1], '\n');
+    frame = cJSON_Parse(line);
+    assert_non_null(frame);
+    assert_int_equal((int)number_at(frame, "id"), 9);
+    assert_int_equal(cJSON_GetArraySize(result_of(frame)), 152);
+    cJSON_Delete(frame);
+    free(client);
+}
+
+static void test_http_a_connection_beyond_max_connections_waits_for_a_free_one(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote_desc desc;
+    http_client first, second;
+    pthread_t threads[2];
+    memset(&desc, 0, sizeof desc);
+    desc.max_connections = 1;
+    http_remote(r, &desc);
+    memset(&first, 0, sizeof first);
+    first.port = ecs_sched_remote_port(r->remote);
+    first.body = spawn_request;
+    second = first;
+    assert_int_equal(pthread_create(&threads[0], NULL, http_post, &first), 0);
+    wait_pending(r->remote, 1);
+    assert_int_equal(pthread_create(&threads[1], NULL, http_post, &second), 0);
+    sleep_ms(100);
+    assert_int_equal(ecs_sched_remote_pending(r->remote), 1);   /* the second is not taken yet */
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);
+    pthread_join(threads[0], NULL);
+    assert_int_equal(first.status, 200);
+    wait_pending(r->remote, 1);   /* now it is */
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);
+    pthread_join(threads[1], NULL);
+    assert_int_equal(second.status, 200);
+}
+
+static void test_create_without_a_description_listens_on_bevys_port(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_remote *remote = ecs_sched_remote_create(r->world, NULL);
+    if (remote) {
+        assert_int_equal(ecs_sched_remote_port(remote), ECS_SCHED_REMOTE_PORT);
+        ecs_sched_remote_destroy(remote);
+    } else {   /* another program holds it here: the refusal names it */
+        assert_non_null(strstr(ecs_sched_last_error(r->world), "cannot listen on 127.0.0.1 port 15702"));
+    }
+    ecs_sched_remote_destroy(NULL);   /* nothing to destroy */
+}
+
+/* ---- the app ---- */
+
+/* Posts a request to the remote from a thread; the app's frames answer it. */
+static void app_answers(ecs_sched_app *app, ecs_sched_remote *remote) {
+    http_client client;
+    pthread_t thread;
+    int i;
+    memset(&client, 0, sizeof client);
+    client.port = ecs_sched_remote_port(remote);
+    client.body = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"world.list_resources\"}";
+    assert_int_equal(pthread_create(&thread, NULL, http_post, &client), 0);
+    wait_pending(remote, 1);
+    for (i = 0; i < 3 && ecs_sched_remote_pending(remote) > 0; i++) {
+        assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_remote_pending(remote), 0);   /* answered in a frame */
+    pthread_join(thread, NULL);
+    assert_int_equal(client.status, 200);
+}
+
+static void test_app_remote_in_a_schedule_of_its_choosing_answers_there(void **state) {
+    remote_world *unused = (remote_world *)*state;
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_remote_desc desc;
+    ecs_sched_remote *remote;
+    const char *order[32];
+    int32_t n, i;
+    (void)unused;
+    memset(&desc, 0, sizeof desc);
+    desc.port = ECS_SCHED_REMOTE_ANY_PORT;
+    desc.schedule = ECS_SCHED_UPDATE;
+    remote = ecs_sched_app_add_remote(app, &desc);
+    assert_non_null(remote);
+    n = ecs_sched_app_schedule_order(app, ECS_SCHED_ORDER_MAIN, order, 32);
+    for (i = 0; i < n; i++) assert_string_not_equal(order[i], ECS_SCHED_REMOTE_LAST);   /* none made */
+    app_answers(app, remote);
+    ecs_sched_remote_destroy(remote);
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);   /* its system went with it */
+    ecs_sched_app_destroy(app);
+}
+
+static void test_app_destroying_one_of_two_remotes_in_a_schedule_leaves_the_other_answering(void **state) {
+    remote_world *unused = (remote_world *)*state;
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_remote_desc desc;
+    ecs_sched_remote *first, *second;
+    int k;
+    (void)unused;
+    for (k = 0; k < 2; k++) {   /* in a schedule given, then in RemoteLast */
+        memset(&desc, 0, sizeof desc);
+        desc.port = ECS_SCHED_REMOTE_ANY_PORT;
+        desc.schedule = k == 0 ? ECS_SCHED_UPDATE : NULL;
+        first = ecs_sched_app_add_remote(app, &desc);
+        second = ecs_sched_app_add_remote(app, &desc);
+        assert_non_null(first);
+        assert_non_null(second);
+        app_answers(app, first);
+        app_answers(app, second);
+        ecs_sched_remote_destroy(first);
+        app_answers(app, second);
+        ecs_sched_remote_destroy(second);
+    }
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_world_check(ecs_sched_app_world(app)), ECS_SCHED_OK);
+    ecs_sched_app_destroy(app);
+}
+
+static void test_app_remotes_share_remote_last_and_the_first_keeps_the_frame_hook(void **state) {
+    remote_world *unused = (remote_world *)*state;
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_remote_desc desc;
+    ecs_sched_remote *first, *second;
+    const char *order[32];
+    int32_t n, i, placed = 0;
+    (void)unused;
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    first = ecs_sched_app_add_remote(app, &desc);
+    assert_non_null(first);
+    second = ecs_sched_app_add_remote(app, &desc);
+    assert_non_null(second);
+    desc.port = 70000;
+    assert_null(ecs_sched_app_add_remote(app, &desc));
+    assert_non_null(strstr(ecs_sched_last_error(ecs_sched_app_world(app)), "out of range"));
+    n = ecs_sched_app_schedule_order(app, ECS_SCHED_ORDER_MAIN, order, 32);
+    for (i = 0; i < n; i++) placed += strcmp(order[i], ECS_SCHED_REMOTE_LAST) == 0;
+    assert_int_equal(placed, 1);
+    {
+        cJSON *response;
+        char *text = ecs_sched_remote_handle(second, "{\"jsonrpc\": \"2.0\", \"method\": \"ecs_sched.record_trace\"}", 54);
+        response = cJSON_Parse(text);
+        assert_true(cJSON_IsNull(result_of(response)));   /* between frames: it starts at once */
+        cJSON_Delete(response);
+        ecs_sched_remote_free(text);
+    }
+    ecs_sched_remote_destroy(second);   /* the hook stays the first's */
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    ecs_sched_remote_destroy(first);
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    ecs_sched_app_destroy(app);
+}
+
 /* ---- creating a remote ---- */
 
 static void test_create_refuses_a_description_out_of_range(void **state) {
@@ -1506,6 +1957,20 @@ int main(void) {
         T(test_create_on_a_port_taken_fails_and_names_the_port),
         T(test_a_remote_without_http_has_no_port),
         T(test_an_ipv6_remote_names_its_server_in_brackets),
+        T(test_http_without_the_right_bearer_token_is_refused_with_401),
+        T(test_http_get_of_index_html_serves_the_explorer_page),
+        T(test_http_an_empty_post_is_answered_at_a_poll_as_a_parse_error),
+        T(test_http_a_chunked_body_over_the_limit_is_refused_with_413),
+        T(test_http_a_body_sent_in_pieces_is_answered_whole),
+        T(test_http_answers_a_batch_a_malformed_request_and_a_watch_without_params_once),
+        T(test_http_query_watch_of_a_bad_request_is_answered_with_its_error),
+        T(test_http_watch_sends_an_error_once_when_its_entity_goes),
+        T(test_http_a_watch_frame_larger_than_one_write_arrives_whole),
+        T(test_http_a_connection_beyond_max_connections_waits_for_a_free_one),
+        T(test_create_without_a_description_listens_on_bevys_port),
+        T(test_app_remote_in_a_schedule_of_its_choosing_answers_there),
+        T(test_app_destroying_one_of_two_remotes_in_a_schedule_leaves_the_other_answering),
+        T(test_app_remotes_share_remote_last_and_the_first_keeps_the_frame_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
