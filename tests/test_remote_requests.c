@@ -649,18 +649,20 @@ static void test_mutate_components_with_an_empty_path_replaces_the_whole_value(v
 
 static void test_mutate_components_refuses_a_path_that_names_nothing(void **state) {
     static const char *const paths[] = {"slots[3]", "slots[-1]", "slots[x]", "slots[1", "[0]", "at[0]",
-                                        "slots.x", "at.z", ".", "at..x", "nope",
-                                        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-                                        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+                                        "slots.x", "at.z", ".", "at..x", "nope", NULL};
     remote_world *r = (remote_world *)*state;
+    char long_name[151];   /* a member name longer than any a path may hold */
     size_t i;
+    memset(long_name, 'a', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
     for (i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        const char *path = paths[i] ? paths[i] : long_name;
         char message[400];
         snprintf(message, sizeof message, "world.mutate_components: `Inventory` has no member at path `%s` (a "
-                 "path names members as \"a.b\" or \".a.b\", elements as \"[2]\")", paths[i]);
+                 "path names members as \"a.b\" or \".a.b\", elements as \"[2]\")", path);
         refused(r, ECS_SCHED_RPC_COMPONENT_ERROR, message, "world.mutate_components",
                 "{\"entity\": %llu, \"component\": \"Inventory\", \"path\": \"%s\", \"value\": 1}", ull(r->b),
-                paths[i]);
+                path);
     }
 }
 
@@ -1551,9 +1553,11 @@ static void http_post_all(remote_world *r, http_client *clients, const char *con
 }
 
 static void test_http_answers_a_batch_a_malformed_request_and_a_watch_without_params_once(void **state) {
-    static const char *const bodies[] = {
+    static const char batch_body[] =
         "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"world.list_resources\"}, "
-        "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"world.query+watch\"}]",
+        "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"world.query+watch\"}]";
+    static const char *const bodies[] = {
+        batch_body,
         "{\"jsonrpc\": \"1.0\", \"id\": 3, \"method\": \"world.query+watch\", \"params\": {\"data\": {}}}",
         "{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"world.get_components+watch\"}"};
     remote_world *r = (remote_world *)*state;
