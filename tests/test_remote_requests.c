@@ -337,6 +337,10 @@ static void test_get_components_gives_every_target_of_a_relationship_kind(void *
     snprintf(params, sizeof params, "{\"entity\": %llu, \"components\": [\"Likes\"], \"strict\": true}", ull(c));
     snprintf(expected, sizeof expected, "{\"Likes\":[%llu,%llu]}", ull(r->a), ull(r->b));
     expect_result(r, "world.get_components", params, expected);
+    snprintf(expected, sizeof expected, "[{\"entity\":%llu,\"components\":{\"Likes\":[%llu,%llu]}}]", ull(c),
+             ull(r->a), ull(r->b));
+    expect_result(r, "world.query", "{\"data\": {\"option\": \"all\"}, \"filter\": {\"with\": [\"Likes\"]}}",
+                  expected);
 }
 
 static void test_get_components_gives_a_sparse_component(void **state) {
@@ -1272,6 +1276,40 @@ static void test_changes_asked_from_a_system_beside_others_are_refused_with_the_
     ecs_sched_json_free(after);
 }
 
+static void stepping_inside(ecs_sched_system_ctx *ctx) {
+    int i;
+    (void)ctx;
+    g_inside_count = 2;
+    for (i = 0; i < 2; i++) {
+        cJSON *response = call(g_running, i == 0 ? "ecs_sched.set_stepping" : "ecs_sched.step",
+                               "%s", i == 0 ? "{\"schedule\": \"Update\", \"enabled\": true}" : "{\"schedule\": \"Update\"}");
+        g_inside_codes[i] = error_code(response);
+        snprintf(g_inside_messages[i], sizeof g_inside_messages[i], "%s", error_message(response));
+        cJSON_Delete(response);
+    }
+}
+
+static void test_stepping_asked_while_its_schedule_runs_is_refused(void **state) {
+    remote_world *r = (remote_world *)*state;
+    ecs_sched_system_desc desc;
+    cJSON *response;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "ask";
+    desc.fn = stepping_inside;
+    desc.exclusive = true;
+    assert_int_equal(ecs_sched_add_system(r->world, "Update", &desc), ECS_SCHED_OK);
+    g_running = r;
+    assert_int_equal(ecs_sched_run_schedule(r->world, "Update"), ECS_SCHED_OK);
+    assert_int_equal(g_inside_codes[0], ECS_SCHED_RPC_REFUSED);
+    assert_non_null(strstr(g_inside_messages[0], "stepping_enable: schedule 'Update' is running; stepping is "
+                                                 "controlled between its runs"));
+    assert_int_equal(g_inside_codes[1], ECS_SCHED_RPC_REFUSED);
+    assert_non_null(strstr(g_inside_messages[1], "step_one: schedule 'Update' is running"));
+    response = call(r, "ecs_sched.get_stepping", "{\"schedule\": \"Update\"}");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result_of(response), "enabled")));
+    cJSON_Delete(response);
+}
+
 /* ---- schedules that cannot be built, worlds without schedules or states ---- */
 
 static void test_a_schedule_with_a_cycle_is_refused_by_the_methods_that_build_it(void **state) {
@@ -1314,6 +1352,8 @@ static void test_record_trace_in_a_world_without_schedules_starts_at_once(void *
     refused(r, ECS_SCHED_RPC_REFUSED, "ecs_sched.record_trace: a trace is recording already (wait for it to "
             "stop, or stop it in the program)", "ecs_sched.record_trace", "");
     assert_int_equal(ecs_sched_trace_stop(r->world), ECS_SCHED_OK);
+    expect_result(r, "ecs_sched.record_trace", "", "null");   /* stopped: a new one may start */
+    assert_int_equal(ecs_sched_trace_stop(r->world), ECS_SCHED_OK);
 }
 
 static int32_t follow_weather(const int32_t *values, void *user_data) {
@@ -1352,7 +1392,7 @@ typedef struct raw_client {
     const char *pieces[4];
     int count;
     int status;
-    char response[65536];
+    char response[262144];
 } raw_client;
 
 static void *raw_send(void *arg) {
@@ -1627,7 +1667,7 @@ static void test_http_a_watch_frame_larger_than_one_write_arrives_whole(void **s
     cJSON *frame;
     char *line;
     int i;
-    for (i = 0; i < 150; i++) {
+    for (i = 0; i < 1500; i++) {
         Position p = {(float)i, 0.5f};
         ecs_sched_entity e = ecs_sched_spawn(r->world);
         assert_int_equal(ecs_sched_insert(r->world, e, r->position, &p), ECS_SCHED_OK);
@@ -1644,14 +1684,14 @@ static void test_http_a_watch_frame_larger_than_one_write_arrives_whole(void **s
     r->remote = NULL;
     pthread_join(thread, NULL);
     assert_int_equal(client->status, 200);
-    /* the frame (over 8 KiB) went out in pieces of at most 4 KiB */
+    /* the frame (near 100 KiB) went out in pieces */
     line = dechunk(client->response);
-    assert_true(strlen(line) > 8192);
+    assert_true(strlen(line) > 65536);
     assert_int_equal(line[strlen(line) - 1], '\n');
     frame = cJSON_Parse(line);
     assert_non_null(frame);
     assert_int_equal((int)number_at(frame, "id"), 9);
-    assert_int_equal(cJSON_GetArraySize(result_of(frame)), 152);
+    assert_int_equal(cJSON_GetArraySize(result_of(frame)), 1502);
     cJSON_Delete(frame);
     free(client);
 }
@@ -1692,6 +1732,96 @@ static void test_create_without_a_description_listens_on_bevys_port(void **state
         assert_non_null(strstr(ecs_sched_last_error(r->world), "cannot listen on 127.0.0.1 port 15702"));
     }
     ecs_sched_remote_destroy(NULL);   /* nothing to destroy */
+}
+
+/* Sends a watch request, reads until its first frame arrived, and leaves. */
+static void *watch_and_leave(void *arg) {
+    raw_client *c = (raw_client *)arg;
+    struct sockaddr_in to;
+    size_t got = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ssize_t n;
+    c->status = -1;
+    if (fd < 0) return NULL;
+    memset(&to, 0, sizeof to);
+    to.sin_family = AF_INET;
+    to.sin_port = htons((uint16_t)c->port);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&to, sizeof to) != 0 || write(fd, c->pieces[0], strlen(c->pieces[0])) < 0) {
+        close(fd);
+        return NULL;
+    }
+    while (!strstr(c->response, "}\n") && got + 1 < sizeof c->response &&
+           (n = read(fd, c->response + got, sizeof c->response - 1 - got)) > 0) {
+        got += (size_t)n;
+        c->response[got] = '\0';
+    }
+    close(fd);
+    if (sscanf(c->response, "HTTP/1.%*d %d", &c->status) != 1) c->status = -2;
+    return NULL;
+}
+
+static void test_http_a_watch_whose_client_left_is_dropped_at_a_poll(void **state) {
+    static const char body[] = "{\"jsonrpc\": \"2.0\", \"id\": 10, \"method\": \"world.query+watch\", "
+                               "\"params\": {\"data\": {\"components\": [\"Health\"]}}}";
+    remote_world *r = (remote_world *)*state;
+    raw_client *client = (raw_client *)calloc(1, sizeof *client);
+    pthread_t thread;
+    char request[300];
+    int i;
+    client->port = ecs_sched_remote_port(http_remote(r, NULL));
+    snprintf(request, sizeof request, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %u\r\n"
+             "Connection: close\r\n\r\n%s", (unsigned)strlen(body), body);
+    client->pieces[0] = request;
+    assert_int_equal(pthread_create(&thread, NULL, watch_and_leave, client), 0);
+    wait_pending(r->remote, 1);
+    assert_int_equal(ecs_sched_remote_poll(r->remote), 1);
+    pthread_join(thread, NULL);
+    assert_int_equal(client->status, 200);
+    assert_non_null(strstr(client->response, "\"hp\":7"));
+    /* frames for nobody: writing them fails, the server ends the stream, a poll frees the watch */
+    for (i = 0; i < 50; i++) {
+        Health h = {100 + i};
+        assert_int_equal(ecs_sched_insert(r->world, r->a, r->health, &h), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_remote_poll(r->remote), 0);
+        sleep_ms(10);
+    }
+    assert_int_equal(ecs_sched_remote_pending(r->remote), 0);
+    free(client);
+}
+
+static void test_app_remote_in_a_schedule_not_made_yet_makes_it(void **state) {
+    remote_world *unused = (remote_world *)*state;
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_world *w = ecs_sched_app_world(app);
+    ecs_sched_remote_desc desc;
+    ecs_sched_remote *remote;
+    (void)unused;
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    desc.schedule = "Inspect";
+    assert_false(ecs_sched_schedule_exists(w, "Inspect"));
+    remote = ecs_sched_app_add_remote(app, &desc);
+    assert_non_null(remote);
+    assert_true(ecs_sched_schedule_exists(w, "Inspect"));
+    assert_int_equal(ecs_sched_run_schedule(w, "Inspect"), ECS_SCHED_OK);   /* its system polls */
+    ecs_sched_remote_destroy(remote);
+    ecs_sched_app_destroy(app);
+}
+
+static void test_app_add_remote_without_a_description_listens_on_bevys_port(void **state) {
+    remote_world *unused = (remote_world *)*state;
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_remote *remote = ecs_sched_app_add_remote(app, NULL);
+    (void)unused;
+    if (remote) {
+        assert_int_equal(ecs_sched_remote_port(remote), ECS_SCHED_REMOTE_PORT);
+        assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+        ecs_sched_remote_destroy(remote);
+    } else {   /* another program holds it here: the refusal names it */
+        assert_non_null(strstr(ecs_sched_last_error(ecs_sched_app_world(app)), "port 15702"));
+    }
+    ecs_sched_app_destroy(app);
 }
 
 /* ---- the app ---- */
@@ -1952,6 +2082,7 @@ int main(void) {
         T(test_names_passes_over_entities_no_longer_alive),
         T(test_the_mark_of_a_base_is_no_component_of_the_protocol),
         T(test_changes_asked_from_a_system_beside_others_are_refused_with_the_worlds_reason),
+        T(test_stepping_asked_while_its_schedule_runs_is_refused),
         T(test_a_schedule_with_a_cycle_is_refused_by_the_methods_that_build_it),
         T(test_a_world_without_schedules_or_states_lists_none),
         T(test_record_trace_in_a_world_without_schedules_starts_at_once),
@@ -1972,6 +2103,9 @@ int main(void) {
         T(test_http_a_watch_frame_larger_than_one_write_arrives_whole),
         T(test_http_a_connection_beyond_max_connections_waits_for_a_free_one),
         T(test_create_without_a_description_listens_on_bevys_port),
+        T(test_http_a_watch_whose_client_left_is_dropped_at_a_poll),
+        T(test_app_remote_in_a_schedule_not_made_yet_makes_it),
+        T(test_app_add_remote_without_a_description_listens_on_bevys_port),
         T(test_app_remote_in_a_schedule_of_its_choosing_answers_there),
         T(test_app_destroying_one_of_two_remotes_in_a_schedule_leaves_the_other_answering),
         T(test_app_remotes_share_remote_last_and_the_first_keeps_the_frame_hook),
