@@ -1809,6 +1809,21 @@ static void test_app_remote_in_a_schedule_not_made_yet_makes_it(void **state) {
     ecs_sched_app_destroy(app);
 }
 
+static void test_app_add_remote_to_a_schedule_without_a_label_is_refused(void **state) {
+    remote_world *unused = (remote_world *)*state;
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_remote_desc desc;
+    (void)unused;
+    memset(&desc, 0, sizeof desc);
+    desc.no_http = true;
+    desc.schedule = "";
+    assert_null(ecs_sched_app_add_remote(app, &desc));   /* the remote made is freed again */
+    assert_string_equal(ecs_sched_last_error(ecs_sched_app_world(app)), "a schedule needs a label");
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_world_check(ecs_sched_app_world(app)), ECS_SCHED_OK);
+    ecs_sched_app_destroy(app);
+}
+
 static void test_app_add_remote_without_a_description_listens_on_bevys_port(void **state) {
     remote_world *unused = (remote_world *)*state;
     ecs_sched_app *app = ecs_sched_app_create(NULL);
@@ -2106,6 +2121,7 @@ int main(void) {
         T(test_http_a_watch_whose_client_left_is_dropped_at_a_poll),
         T(test_app_remote_in_a_schedule_not_made_yet_makes_it),
         T(test_app_add_remote_without_a_description_listens_on_bevys_port),
+        T(test_app_add_remote_to_a_schedule_without_a_label_is_refused),
         T(test_app_remote_in_a_schedule_of_its_choosing_answers_there),
         T(test_app_destroying_one_of_two_remotes_in_a_schedule_leaves_the_other_answering),
         T(test_app_remotes_share_remote_last_and_the_first_keeps_the_frame_hook),
