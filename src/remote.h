@@ -125,6 +125,7 @@ struct ecs_sched_remote {
     char *address;
     struct MHD_Daemon *daemon;
     char *schedule;                 /* the app's system is there (NULL: none placed) */
+    char system_name[32];           /* its name there: a name no other system of it has */
     ecs_sched__rpc_snapshot *snapshots;   /* ecs_sched.take_snapshot's, by name (world thread) */
     ecs_sched__rpc_watch *watches;  /* +watch requests streaming over HTTP (world thread) */
 #ifndef ECS_SCHED_NO_APP

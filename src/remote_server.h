@@ -28,8 +28,8 @@ ECS_SCHED_API char *ecs_sched_remote_handle(ecs_sched_remote *remote, const char
                                            size_t length);
 ECS_SCHED_API void ecs_sched_remote_free(char *response);
 #ifndef ECS_SCHED_NO_APP
-/* Serves the app's world and answers its requests in an exclusive system, "remote_requests",
-   in desc->schedule (default RemoteLast, a schedule right after Last: every frame, after
+/* Serves the app's world and answers its requests in an exclusive system, "remote_requests"
+   ("remote_requests 2", 3... for further remotes in the same schedule), in desc->schedule (default RemoteLast, a schedule right after Last: every frame, after
    everything else). NULL on failure. Destroy it (ecs_sched_remote_destroy) before the app. */
 ECS_SCHED_API ecs_sched_remote *ecs_sched_app_add_remote(ecs_sched_app *app,
                                                         const ecs_sched_remote_desc *desc);
@@ -431,13 +431,28 @@ void ecs_sched_remote_destroy(ecs_sched_remote *remote) {
         remote->app->between_frames = NULL;
     }
     if (remote->schedule) {
-        ecs_sched_remove_system(remote->world, remote->schedule, ECS_SCHED__REMOTE_SYSTEM);
+        ecs_sched_remove_system(remote->world, remote->schedule, remote->system_name);
     }
 #endif
     ecs_sched__remote_free(remote);
 }
 
 #ifndef ECS_SCHED_NO_APP
+/* "remote_requests", or "remote_requests 2", 3...: a name no system of the schedule has, so
+   that a remote destroyed takes its own system out, not another remote's of the same name. */
+static void ecs_sched__remote_system_name(ecs_sched_world *w, const char *schedule, char *out, size_t size) {
+    const ecs_sched__schedule *s = ecs_sched__schedule_find(w, schedule);
+    int n;
+    bool taken = true;
+    for (n = 1; taken; n++) {
+        uint32_t i;
+        if (n == 1) snprintf(out, size, "%s", ECS_SCHED__REMOTE_SYSTEM);
+        else snprintf(out, size, "%s %d", ECS_SCHED__REMOTE_SYSTEM, n);
+        taken = false;
+        for (i = 0; s && i < s->system_count && !taken; i++) taken = strcmp(s->systems[i]->ctx.run.name, out) == 0;
+    }
+}
+
 static void ecs_sched__remote_system(ecs_sched_system_ctx *ctx) {
     ecs_sched_remote_poll((ecs_sched_remote *)ecs_sched_ctx_user_data(ctx));
 }
@@ -459,7 +474,8 @@ ecs_sched_remote *ecs_sched_app_add_remote(ecs_sched_app *app, const ecs_sched_r
     remote = ecs_sched_remote_create(w, desc);
     if (!remote) return NULL;
     memset(&system, 0, sizeof system);
-    system.name = ECS_SCHED__REMOTE_SYSTEM;
+    ecs_sched__remote_system_name(w, schedule, remote->system_name, sizeof remote->system_name);
+    system.name = remote->system_name;
     system.fn = ecs_sched__remote_system;
     system.user_data = remote;
     system.exclusive = true;
