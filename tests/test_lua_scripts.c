@@ -1857,6 +1857,444 @@ static void an_observer_sends_messages_and_queues_states(void **state) {
 }
 
 
+/* ---- declarations a script gets wrong ---- */
+
+/* The script does not load; the error holds `text` (and "<path>:<line>" when line > 0). */
+static void assert_refused(ecs_sched_world *w, const char *script, const char *text, int line) {
+    write_script(script);
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, text, line);
+    ecs_sched_clear_error(w);
+    assert_null(ecs_sched_script_find(w, g_path));
+}
+
+/* One run of "Update" fails with a script error holding `text` at `line`. */
+static void assert_run_fails(ecs_sched_world *w, const char *text, int line) {
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, text, line);
+    ecs_sched_clear_error(w);
+}
+
+static void a_declaration_without_its_name_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "\necs.component{fields = {{'hp', 'i32'}}}\n",
+                   "ecs.component: give 'name' as a string", 2);
+    finish(w);
+}
+
+static void a_name_that_is_no_string_is_refused_naming_its_type(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 12, run = function(it) end}\n",
+                   "ecs.system: give 'name' as a string, not a number", 1);
+    finish(w);
+}
+
+static void a_key_that_is_no_string_is_refused_naming_its_type(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.observer{name = 'o', event = 'add', component = 'X', true,\n"
+                      "  run = function(e) end}\n",
+                   "ecs.observer 'o': unknown key 'number' (its keys: name, event, component, run)", 1);
+    finish(w);
+}
+
+static void a_component_without_fields_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.component{name = 'Empty', fields = {}}\n",
+                   "ecs.component 'Empty': give its fields, fields = { {\"hp\", \"i32\"}, ... }", 1);
+    assert_refused(w, "ecs.component{name = 'Empty'}\n", "ecs.component 'Empty': give its fields", 1);
+    assert_int_equal(ecs_sched_component_lookup(w, "Empty"), 0);
+    finish(w);
+}
+
+static void a_component_of_more_than_256_fields_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "local fields = {}\n"
+                      "for i = 1, 257 do fields[i] = {'f' .. i, 'u8'} end\n"
+                      "ecs.component{name = 'Huge', fields = fields}\n",
+                   "ecs.component 'Huge': at most 256 fields", 3);
+    assert_int_equal(ecs_sched_component_lookup(w, "Huge"), 0);
+    finish(w);
+}
+
+static void a_field_that_is_not_a_name_and_a_type_is_refused_naming_its_position(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.component{name = 'Mana', fields = {{'points', 'i32'}, {'regen'}}}\n",
+                   "ecs.component 'Mana': field 2 is {\"name\", \"type\"}", 1);
+    assert_refused(w, "ecs.component{name = 'Mana', fields = {{1, 'i32'}}}\n",
+                   "ecs.component 'Mana': field 1 is {\"name\", \"type\"}", 1);
+    finish(w);
+}
+
+static void a_chars_field_without_its_size_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.component{name = 'Tag', fields = {{'label', 'chars'}}}\n",
+                   "ecs.component 'Tag': field 'label' is chars: give its size in bytes, "
+                   "{\"label\", \"chars\", 16}", 1);
+    assert_refused(w, "ecs.component{name = 'Tag', fields = {{'label', 'chars', 0}}}\n",
+                   "field 'label' is chars: give its size in bytes", 1);
+    assert_refused(w, "ecs.component{name = 'Tag', fields = {{'label', 'chars', 65537}}}\n",
+                   "field 'label' is chars: give its size in bytes", 1);
+    finish(w);
+}
+
+static void an_array_count_outside_1_to_65536_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.component{name = 'Bag', fields = {{'slots', 'i32', count = 0}}}\n",
+                   "ecs.component 'Bag': field 'slots': count is the number of elements of an "
+                   "array, 1 to 65536", 1);
+    assert_refused(w, "ecs.component{name = 'Bag', fields = {{'slots', 'i32', count = 65537}}}\n",
+                   "field 'slots': count is the number of elements of an array", 1);
+    assert_refused(w, "ecs.component{name = 'Bag', fields = {{'slots', 'i32', count = 2.5}}}\n",
+                   "field 'slots': count is the number of elements of an array", 1);
+    assert_refused(w, "ecs.component{name = 'Bag', fields = {{'slots', 'i32', count = 'four'}}}\n",
+                   "field 'slots': count is the number of elements of an array", 1);
+    finish(w);
+}
+
+static void an_array_of_chars_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.component{name = 'Names', fields = {{'names', 'chars', 8, count = 3}}}\n",
+                   "ecs.component 'Names': field 'names': an array of chars cannot be described "
+                   "(give each text a field)", 1);
+    finish(w);
+}
+
+static void a_message_named_like_a_component_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    describe_motion(w);
+    assert_refused(w, "ecs.message{name = 'Position'}\n",
+                   "ecs.message 'Position': a component of this name is registered; a message "
+                   "type needs a name of its own", 1);
+    finish(w);
+}
+
+static void a_message_type_registered_with_another_layout_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_true(ecs_sched_message_register_type(w, "Hit", 4, 4) != 0);
+    assert_refused(w, "ecs.message{name = 'Hit', fields = {{'amount', 'f64'}}}\n",
+                   "ecs.message 'Hit': a message type of this name is registered already with "
+                   "another layout: it is 4 bytes (alignment 4) there, 8 bytes (alignment 8) here",
+                   1);
+    finish(w);
+}
+
+static void a_message_type_c_registered_without_a_description_is_described(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id hit;
+    int32_t amount = 12;
+    char text[64];
+    (void)state;
+    hit = ecs_sched_message_register_type(w, "Hit", 4, 4);
+    assert_false(ecs_sched_is_described(w, hit));
+    load_ok(w, "ecs.message{name = 'Hit', fields = {{'amount', 'i32'}}}\n");
+    assert_int_equal(ecs_sched_component_lookup(w, "Hit"), hit);
+    assert_true(ecs_sched_is_described(w, hit));
+    ecs_sched_value_print(w, hit, &amount, text, (int32_t)sizeof text);
+    assert_string_equal(text, "{amount: 12}");
+    finish(w);
+}
+
+static void a_reload_that_changes_a_message_type_s_fields_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_script *script;
+    ecs_sched_id hit;
+    (void)state;
+    script = load_ok(w, "ecs.message{name = 'Hit', fields = {{'amount', 'i32'}, {'crit', 'bool'}}}\n");
+    hit = ecs_sched_component_lookup(w, "Hit");
+    write_script("ecs.message{name = 'Hit', fields = {{'amount', 'i32'}, {'crit', 'u8'}}}\n");
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "ecs.message 'Hit': a message type of this name is registered already "
+                        "with another layout: field 2 is 'crit' (bool, 1 bytes at offset 4) there, "
+                        "'crit' (u8, 1 bytes at offset 4) here", 1);
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_script_version(script), 1);
+    write_script("ecs.message{name = 'Hit', fields = {{'amount', 'i32'}, {'crit', 'bool'},\n"
+                 "                                   {'far', 'bool'}}}\n");
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "another layout: it has 2 fields there, 3 here", 1);
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_component_lookup(w, "Hit"), hit);
+    assert_int_equal(ecs_sched_component_size(w, hit), 8);
+    finish(w);
+}
+
+static void a_reload_that_adds_a_field_in_the_padding_migrates_the_values(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_script *script;
+    ecs_sched_id gauge;
+    ecs_sched_entity e;
+    double number = -1;
+    const void *value;
+    (void)state;
+    script = load_ok(w, "ecs.component{name = 'Gauge', fields = {{'level', 'i32'}, {'step', 'i16'}}}\n");
+    gauge = ecs_sched_component_lookup(w, "Gauge");
+    e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, e, gauge, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_value_set_number(w, gauge, ecs_sched_get_mut(w, e, gauge), "level", 9),
+                     ECS_SCHED_OK);
+    reload_ok(w, script, "ecs.component{name = 'Gauge', fields = {{'level', 'i32'}, {'step', 'i16'},\n"
+                         "                                        {'spare', 'i16'}}}\n");
+    assert_int_equal(ecs_sched_component_size(w, gauge), 8);
+    value = ecs_sched_get(w, e, gauge);
+    assert_int_equal(ecs_sched_value_get_number(w, gauge, value, "level", &number), ECS_SCHED_OK);
+    assert_true(number == 9);
+    assert_int_equal(ecs_sched_value_get_number(w, gauge, value, "spare", &number), ECS_SCHED_OK);
+    assert_true(number == 0);
+    finish(w);
+}
+
+static void a_system_without_its_run_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'idle', run = 'go'}\n",
+                   "ecs.system 'idle': give its run, run = function(it) ... end", 1);
+    finish(w);
+}
+
+static void an_observer_without_its_run_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.component{name = 'Health', fields = {{'hp', 'i32'}}}\n"
+                      "ecs.observer{name = 'watch', event = 'add', component = 'Health'}\n",
+                   "ecs.observer 'watch': give its run, run = function(e) ... end", 2);
+    finish(w);
+}
+
+static void an_observer_of_an_unknown_event_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.observer{name = 'watch', event = 'change', component = 'Health',\n"
+                      "  run = function(e) end}\n",
+                   "ecs.observer 'watch': unknown event 'change' (add, insert, remove or set)", 1);
+    finish(w);
+}
+
+static void an_observer_of_an_unknown_component_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "\n\necs.observer{name = 'watch', event = 'add', component = 'Healt',\n"
+                      "  run = function(e) end}\n",
+                   "observer 'watch' watches component 'Healt'", 3);
+    finish(w);
+}
+
+static void more_than_eight_names_in_after_are_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'last', after = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'},\n"
+                      "  run = function(it) end}\n",
+                   "ecs.system 'last': at most 8 names in after", 1);
+    finish(w);
+}
+
+static void a_list_of_names_holding_something_else_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'last', before = {'a', 2}, run = function(it) end}\n",
+                   "ecs.system 'last': before holds names (strings)", 1);
+    finish(w);
+}
+
+static void names_given_as_neither_a_name_nor_a_list_are_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'last', in_set = 3, run = function(it) end}\n",
+                   "ecs.system 'last': give in_set as a name or a list of names", 1);
+    finish(w);
+}
+
+static void commands_that_is_no_boolean_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'maker', commands = 'yes', run = function(it) end}\n",
+                   "ecs.system 'maker': commands is true or false, not a string", 1);
+    finish(w);
+}
+
+static void run_if_that_is_no_table_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'play', run_if = 'Playing', run = function(it) end}\n",
+                   "ecs.system 'play': give run_if as a table of conditions", 1);
+    finish(w);
+}
+
+static void a_run_if_entry_without_a_key_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'play', run_if = {'Playing'}, run = function(it) end}\n",
+                   "ecs.system 'play': run_if has no condition 'number'", 1);
+    finish(w);
+}
+
+static void more_than_four_run_if_conditions_are_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'play', run_if = {resource_exists = 'A', resource_added = 'B',\n"
+                      "  resource_changed = 'C', on_message = 'D', state_exists = 'E'},\n"
+                      "  run = function(it) end}\n",
+                   "ecs.system 'play': at most 4 conditions in run_if", 1);
+    finish(w);
+}
+
+static void in_state_without_a_machine_and_a_value_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'play', run_if = {in_state = 'Game'}, run = function(it) end}\n",
+                   "ecs.system 'play': give in_state as a state machine and one of its values, "
+                   "in_state = {\"Game\", \"Playing\"}", 1);
+    assert_refused(w, "ecs.system{name = 'play', run_if = {in_state = {'Game'}}, run = function(it) end}\n",
+                   "give in_state as a state machine and one of its values", 1);
+    assert_refused(w, "ecs.system{name = 'play', on_exit = {'Game', 3}, run = function(it) end}\n",
+                   "give on_exit as a state machine and one of its values", 1);
+    finish(w);
+}
+
+static void run_once_is_written_true(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'boot', run_if = {run_once = 1}, run = function(it) end}\n",
+                   "ecs.system 'boot': write run_once = true", 1);
+    assert_refused(w, "ecs.system{name = 'boot', run_if = {run_once = false}, run = function(it) end}\n",
+                   "ecs.system 'boot': write run_once = true", 1);
+    finish(w);
+}
+
+static void on_timer_is_a_positive_number_of_seconds(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'tick', run_if = {on_timer = 0}, run = function(it) end}\n",
+                   "ecs.system 'tick': give on_timer as its period in seconds (> 0)", 1);
+    assert_refused(w, "ecs.system{name = 'tick', run_if = {on_timer = '1'}, run = function(it) end}\n",
+                   "ecs.system 'tick': give on_timer as its period in seconds (> 0)", 1);
+    finish(w);
+}
+
+static void a_run_if_name_that_is_no_string_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'play', run_if = {resource_added = {'Score'}},\n"
+                      "  run = function(it) end}\n",
+                   "ecs.system 'play': give run_if's resource_added as a name (a string)", 1);
+    finish(w);
+}
+
+static void a_system_with_a_schedule_and_on_enter_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    register_game(w);
+    assert_refused(w, "ecs.system{name = 'play', schedule = 'Update', on_enter = {'Game', 'Playing'},\n"
+                      "  run = function(it) end}\n",
+                   "ecs.system 'play': give one of schedule, on_enter and on_exit", 1);
+    assert_refused(w, "ecs.system{name = 'play', on_enter = {'Game', 'Playing'},\n"
+                      "  on_exit = {'Game', 'Menu'}, run = function(it) end}\n",
+                   "ecs.system 'play': give one of schedule, on_enter and on_exit", 1);
+    finish(w);
+}
+
+static void declaring_in_a_run_fails_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.system{name = 'late', run = function(it)\n"
+               "  ecs.component{name = 'Late', fields = {{'n', 'i32'}}}\n"
+               "end}\n");
+    assert_run_fails(w, "ecs.component declares: call it at the script's top level, not in a run", 2);
+    assert_int_equal(ecs_sched_component_lookup(w, "Late"), 0);
+    finish(w);
+}
+
+static void init_resource_in_a_run_fails_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'late', run = function(it)\n"
+                       "  ecs.init_resource('Score', {points = 1})\n"
+                       "end}\n");
+    assert_run_fails(w, "ecs.init_resource is for the script's top level; in a run, "
+                        "ecs.set_resource records the insertion as a command", 6);
+    assert_int_equal(resource_i32(w, "Score"), 5);
+    finish(w);
+}
+
+/* ---- what a system declares it reaches, refused when the load declares it ---- */
+
+static void sending_a_component_is_refused_at_the_load(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    describe_motion(w);
+    assert_refused(w, "ecs.system{name = 'shout', sends = {'Position'}, run = function(it) end}\n",
+                   "system 'shout' sends 'Position': it is a component, not a message type", 1);
+    finish(w);
+}
+
+static void receiving_an_unknown_message_type_is_refused_at_the_load(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "\necs.system{name = 'hear', receives = 'Hti', run = function(it) end}\n",
+                   "system 'hear' receives 'Hti': no message type has that name", 2);
+    finish(w);
+}
+
+static void more_resources_than_a_system_reaches_are_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "for i = 1, 9 do ecs.component{name = 'R' .. i, fields = {{'n', 'i32'}}} end\n"
+                      "ecs.message{name = 'Ping'}\n"
+                      "ecs.system{name = 'greedy', reads = {'R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8'},\n"
+                      "  receives = {'Ping'}, run = function(it) end}\n",
+                   "system 'greedy' receives 'Ping': more than ECS_SCHED_MAX_RESOURCES names", 3);
+    finish(w);
+}
+
+static void a_resource_named_twice_counts_once(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'twice', reads = {'Bonus', 'Bonus'}, writes = {'Score'},\n"
+                       "  run = function(it) ecs.resource('Score').points = ecs.resource('Bonus').amount end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 3);
+    finish(w);
+}
+
+static void on_message_naming_a_resource_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.component{name = 'Score', fields = {{'points', 'i32'}}}\n"
+                      "ecs.system{name = 'count', run_if = {on_message = 'Score'}, run = function(it) end}\n",
+                   "system 'count' runs if 'Score': on_message names a message type (declare it "
+                   "with ecs.message)", 2);
+    finish(w);
+}
+
+static void resource_changed_naming_a_message_type_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.message{name = 'Ping'}\n"
+                      "ecs.system{name = 'count', run_if = {resource_changed = 'Ping'}, run = function(it) end}\n",
+                   "system 'count' runs if 'Ping': no resource has that name (declare it with "
+                   "ecs.component)", 2);
+    finish(w);
+}
+
+static void state_changed_naming_no_machine_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'watch', run_if = {state_changed = 'Gaem'}, run = function(it) end}\n",
+                   "system 'watch' runs if a state of 'Gaem': no state machine has that name", 1);
+    finish(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -1943,6 +2381,45 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_reload_failing_after_its_components_keeps_their_layout_and_values),
         cmocka_unit_test(entities_of_several_tables_and_a_prefab_s_value_are_migrated),
         cmocka_unit_test(a_reload_whose_migration_is_refused_keeps_the_version_before),
+        cmocka_unit_test(a_declaration_without_its_name_is_refused),
+        cmocka_unit_test(a_name_that_is_no_string_is_refused_naming_its_type),
+        cmocka_unit_test(a_key_that_is_no_string_is_refused_naming_its_type),
+        cmocka_unit_test(a_component_without_fields_is_refused),
+        cmocka_unit_test(a_component_of_more_than_256_fields_is_refused),
+        cmocka_unit_test(a_field_that_is_not_a_name_and_a_type_is_refused_naming_its_position),
+        cmocka_unit_test(a_chars_field_without_its_size_is_refused),
+        cmocka_unit_test(an_array_count_outside_1_to_65536_is_refused),
+        cmocka_unit_test(an_array_of_chars_is_refused),
+        cmocka_unit_test(a_message_named_like_a_component_is_refused),
+        cmocka_unit_test(a_message_type_registered_with_another_layout_is_refused),
+        cmocka_unit_test(a_message_type_c_registered_without_a_description_is_described),
+        cmocka_unit_test(a_reload_that_changes_a_message_type_s_fields_is_refused),
+        cmocka_unit_test(a_reload_that_adds_a_field_in_the_padding_migrates_the_values),
+        cmocka_unit_test(a_system_without_its_run_is_refused),
+        cmocka_unit_test(an_observer_without_its_run_is_refused),
+        cmocka_unit_test(an_observer_of_an_unknown_event_is_refused),
+        cmocka_unit_test(an_observer_of_an_unknown_component_is_refused),
+        cmocka_unit_test(more_than_eight_names_in_after_are_refused),
+        cmocka_unit_test(a_list_of_names_holding_something_else_is_refused),
+        cmocka_unit_test(names_given_as_neither_a_name_nor_a_list_are_refused),
+        cmocka_unit_test(commands_that_is_no_boolean_is_refused),
+        cmocka_unit_test(run_if_that_is_no_table_is_refused),
+        cmocka_unit_test(a_run_if_entry_without_a_key_is_refused),
+        cmocka_unit_test(more_than_four_run_if_conditions_are_refused),
+        cmocka_unit_test(in_state_without_a_machine_and_a_value_is_refused),
+        cmocka_unit_test(run_once_is_written_true),
+        cmocka_unit_test(on_timer_is_a_positive_number_of_seconds),
+        cmocka_unit_test(a_run_if_name_that_is_no_string_is_refused),
+        cmocka_unit_test(a_system_with_a_schedule_and_on_enter_is_refused),
+        cmocka_unit_test(declaring_in_a_run_fails_the_system),
+        cmocka_unit_test(init_resource_in_a_run_fails_the_system),
+        cmocka_unit_test(sending_a_component_is_refused_at_the_load),
+        cmocka_unit_test(receiving_an_unknown_message_type_is_refused_at_the_load),
+        cmocka_unit_test(more_resources_than_a_system_reaches_are_refused),
+        cmocka_unit_test(a_resource_named_twice_counts_once),
+        cmocka_unit_test(on_message_naming_a_resource_is_refused),
+        cmocka_unit_test(resource_changed_naming_a_message_type_is_refused),
+        cmocka_unit_test(state_changed_naming_no_machine_is_refused),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
