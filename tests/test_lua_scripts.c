@@ -2295,6 +2295,690 @@ static void state_changed_naming_no_machine_is_refused(void **state) {
     finish(w);
 }
 
+/* ---- every reflected type, read and written from Lua ---- */
+
+typedef struct LuaEvery {
+    uint8_t a;
+    uint16_t b;
+    uint32_t c;
+    uint64_t d;
+    int64_t e;
+    bool f;
+    ecs_sched_entity g;
+    char h[8];
+    double i;
+    int16_t j;
+} LuaEvery;
+
+static const char *const EVERY =
+    "ecs.component{name = 'Every', fields = {{'a', 'u8'}, {'b', 'u16'}, {'c', 'u32'}, {'d', 'u64'},\n"
+    "  {'e', 'i64'}, {'f', 'bool'}, {'g', 'entity'}, {'h', 'chars', 8}, {'i', 'f64'}, {'j', 'i16'}}}\n";
+
+/* A world with EVERY and `system` (its lines after EVERY's two), an entity holding Every. */
+static ecs_sched_world *world_with_every(const char *system, ecs_sched_entity *e) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s", EVERY, system);
+    load_ok(w, text);
+    assert_int_equal(ecs_sched_component_size(w, ecs_sched_component_lookup(w, "Every")),
+                     sizeof(LuaEvery));
+    *e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, *e, ecs_sched_component_lookup(w, "Every"), NULL),
+                     ECS_SCHED_OK);
+    return w;
+}
+
+static void every_reflected_type_is_written_and_read_back_from_lua(void **state) {
+    ecs_sched_entity e;
+    ecs_sched_world *w = world_with_every(
+        "ecs.system{name = 'fill', query = '[inout] Every', run = function(it)\n"
+        "  for row in it:rows() do\n"
+        "    local v = row.Every\n"
+        "    v.a = 255; v.b = 65535; v.c = 4294967295; v.d = 2^40; v.e = -2^40\n"
+        "    v.f = true; v.g = row.entity; v.h = 'orc'; v.i = 0.25; v.j = -32768\n"
+        "    assert(v.a == 255 and v.b == 65535 and v.c == 4294967295 and v.d == 2^40)\n"
+        "    assert(v.e == -2^40 and v.f == true and v.g == row.entity and v.h == 'orc')\n"
+        "    assert(v.i == 0.25 and v.j == -32768)\n"
+        "  end\n"
+        "end}\n", &e);
+    LuaEvery value;
+    (void)state;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    memcpy(&value, ecs_sched_get(w, e, ecs_sched_component_lookup(w, "Every")), sizeof value);
+    assert_int_equal(value.a, 255);
+    assert_int_equal(value.b, 65535);
+    assert_true(value.c == 4294967295u);
+    assert_true(value.d == (uint64_t)1 << 40);
+    assert_true(value.e == -((int64_t)1 << 40));
+    assert_true(value.f);
+    assert_true(value.g == e);
+    assert_string_equal(value.h, "orc");
+    assert_true(value.i == 0.25);
+    assert_int_equal(value.j, -32768);
+    finish(w);
+}
+
+static void a_value_a_field_cannot_hold_fails_naming_the_field_and_the_value(void **state) {
+    static const char *const cases[][2] = {
+        {"a = 256", "Every.a is an u8: 256 does not fit"},
+        {"d = -1", "Every.d is an u64: -1 does not fit"},
+        {"b = 'x'", "Every.b is an u16: string does not fit"},
+        {"c = 1.5", "Every.c is an u32: 1.5 does not fit"},
+        {"j = -32769", "Every.j is an i16: -32769 does not fit"},
+        {"j = 32768", "Every.j is an i16: 32768 does not fit"},
+        {"e = 2^63", "Every.e is an i64: "},
+        {"e = -2^64", "Every.e is an i64: "},
+        {"e = 0/0", "Every.e is an i64: "},
+        {"f = 1", "Every.f is a bool: give true or false, not a number"},
+        {"i = 'x'", "Every.i is a number (f64): not a string"},
+        {"h = 5", "Every.h holds text: give a string, not a number"},
+        {"h = 'eight ch'", "Every.h holds 8 bytes with the closing zero: a text of 8 bytes does not fit"},
+        {"g = 'e'", "g: give an entity (a number), not a string"},
+        {"g = 0.5", "g: give an entity (a number), not a number"},
+    };
+    size_t k;
+    (void)state;
+    for (k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char system[512];
+        ecs_sched_entity e;
+        ecs_sched_world *w;
+        LuaEvery value;
+        snprintf(system, sizeof system,
+                 "ecs.system{name = 'bad', query = '[inout] Every', run = function(it)\n"
+                 "  for row in it:rows() do row.Every.%s end\n"
+                 "end}\n", cases[k][0]);
+        w = world_with_every(system, &e);
+        assert_run_fails(w, cases[k][1], 4);
+        memcpy(&value, ecs_sched_get(w, e, ecs_sched_component_lookup(w, "Every")), sizeof value);
+        assert_true(value.a == 0 && value.d == 0 && value.e == 0 && !value.f && value.h[0] == 0);
+        finish(w);
+    }
+}
+
+static const char *const BODY =
+    "ecs.component{name = 'Vec2', fields = {{'x', 'f32'}, {'y', 'f32'}}}\n"
+    "ecs.component{name = 'Body', fields = {{'at', 'Vec2'}, {'slots', 'i32', count = 4}}}\n";
+
+typedef struct LuaShape {
+    float x, y;
+    int32_t slots[4];
+} LuaShape;
+
+/* A world with BODY and `system` (its lines after BODY's two), an entity holding `body`. */
+static ecs_sched_world *world_with_body(const char *system, const LuaShape *body, ecs_sched_entity *e) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s", BODY, system);
+    load_ok(w, text);
+    *e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, *e, ecs_sched_component_lookup(w, "Body"), body), ECS_SCHED_OK);
+    return w;
+}
+
+static void a_struct_or_array_field_given_another_value_fails_naming_it(void **state) {
+    static const char *const cases[][2] = {
+        {"row.Body.at = 5", "Body.at is a Vec2: give a table of its fields"},
+        {"row.Body.at = {1, 2}", "the value of Vec2 names its fields by name ({x = 1}), not by position"},
+        {"row.Body.slots = 3", "Body.slots is an array of 4: give a table of its elements ({1, 2, ...}), "
+                               "not a number"},
+        {"row.Body.slots = {[5] = 1}", "Body.slots holds 4 elements, [1] to [4]: there is no [5]"},
+        {"row.Body.slots[true] = 1", "Body.slots holds 4 elements, [1] to [4]: there is no [boolean]"},
+        {"row.Body = {}", "a row's components are written field by field (row.Body.x = 1)"},
+    };
+    size_t k;
+    (void)state;
+    for (k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char system[512];
+        LuaShape body = {1, 2, {3, 4, 5, 6}};
+        ecs_sched_entity e;
+        ecs_sched_world *w;
+        snprintf(system, sizeof system,
+                 "ecs.system{name = 'bad', query = '[inout] Body', run = function(it)\n"
+                 "  for row in it:rows() do %s end\n"
+                 "end}\n", cases[k][0]);
+        w = world_with_body(system, &body, &e);
+        assert_run_fails(w, cases[k][1], 4);
+        assert_memory_equal(ecs_sched_get(w, e, ecs_sched_component_lookup(w, "Body")), &body, sizeof body);
+        finish(w);
+    }
+}
+
+static void a_nested_struct_s_fields_have_columns_of_their_own(void **state) {
+    LuaShape body = {1.5f, 2.0f, {3, 4, 5, 6}};
+    ecs_sched_entity e;
+    ecs_sched_world *w = world_with_body(
+        "ecs.system{name = 'swap', query = '[inout] Body', run = function(it)\n"
+        "  for t in it:tables() do\n"
+        "    for i = 1, t.count do\n"
+        "      t.Body.at.x[i], t.Body.at.y[i] = t.Body.at.y[i] * 10, t.Body.at.x[i]\n"
+        "    end\n"
+        "    assert(rawget(t.Body, 'slots') == nil)\n"
+        "  end\n"
+        "end}\n", &body, &e);
+    const LuaShape *now;
+    (void)state;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    now = (const LuaShape *)ecs_sched_get(w, e, ecs_sched_component_lookup(w, "Body"));
+    assert_true(now->x == 20.0f && now->y == 1.5f);
+    assert_int_equal(now->slots[3], 6);
+    finish(w);
+}
+
+static void unsigned_fields_have_columns_and_text_has_none(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity e;
+    ecs_sched_id counts;
+    struct { uint8_t small; uint16_t mid; uint32_t big; char label[4]; } value = {250, 65000, 4000000000u, "abc"};
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Counts', fields = {{'small', 'u8'}, {'mid', 'u16'},\n"
+               "                                       {'big', 'u32'}, {'label', 'chars', 4}}}\n"
+               "ecs.system{name = 'grow', query = '[inout] Counts', run = function(it)\n"
+               "  for t in it:tables() do\n"
+               "    local c = t.Counts\n"
+               "    assert(rawget(c, 'label') == nil)\n"
+               "    for i = 1, t.count do\n"
+               "      assert(c.small[i] == 250 and c.mid[i] == 65000 and c.big[i] == 4000000000)\n"
+               "      c.small[i] = c.small[i] + 5\n"
+               "      c.mid[i] = c.mid[i] + 535\n"
+               "      c.big[i] = c.big[i] + 294967295\n"
+               "    end\n"
+               "  end\n"
+               "end}\n");
+    counts = ecs_sched_component_lookup(w, "Counts");
+    assert_int_equal(ecs_sched_component_size(w, counts), sizeof value);
+    e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, e, counts, &value), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    memcpy(&value, ecs_sched_get(w, e, counts), sizeof value);
+    assert_int_equal(value.small, 255);
+    assert_int_equal(value.mid, 65535);
+    assert_true(value.big == 4294967295u);
+    assert_string_equal(value.label, "abc");
+    finish(w);
+}
+
+/* ---- what a row gives ---- */
+
+static void a_tag_and_an_optional_term_the_entity_lacks_are_nil(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id frozen, position;
+    ecs_sched_entity moving, still;
+    Position p = {5, 5};
+    (void)state;
+    describe_motion(w);
+    frozen = ECS_SCHED_TAG(w, Frozen);
+    position = ecs_sched_component_lookup(w, "Position");
+    moving = spawn_moving(w, 1, 2);
+    still = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, still, position, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, moving, frozen, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, still, frozen, NULL), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'mark', query = '[inout] Position, [in] ?Velocity, [in] Frozen',\n"
+               "  run = function(it)\n"
+               "    for row in it:rows() do\n"
+               "      assert(row.Frozen == nil)\n"
+               "      row.Position.y = row.Velocity == nil and -1 or row.Velocity.y\n"
+               "    end\n"
+               "    assert(it.name == 'mark')\n"
+               "  end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(position_of(w, moving)->y == 1.0f);
+    assert_true(position_of(w, still)->y == -1.0f);
+    finish(w);
+}
+
+static void an_iteration_names_what_it_has(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.system{name = 'ask', run = function(it)\n"
+               "  local x = it.count\n"
+               "end}\n");
+    assert_run_fails(w, "a system's iteration has no 'count' (it has rows, tables, dt and name)", 2);
+    finish(w);
+}
+
+static void a_relationship_term_is_not_read_from_lua(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_relation_desc likes = {0};
+    ecs_sched_entity a, b;
+    (void)state;
+    describe_motion(w);
+    likes.name = "Likes";
+    assert_true(ecs_sched_relation_register(w, &likes) != 0);
+    a = spawn_moving(w, 1, 2);
+    b = spawn_moving(w, 3, 4);
+    assert_int_equal(ecs_sched_relate(w, a, ecs_sched_component_lookup(w, "Likes"), b, NULL), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'fond', query = '[inout] Position, (Likes, *)', run = function(it)\n"
+               "  for t in it:tables() do\n"
+               "    assert(rawget(t, 'Likes') == nil)\n"
+               "    for i = 1, t.count do t.Position.x[i] = 10 end\n"
+               "  end\n"
+               "  for row in it:rows() do local likes = row.Likes end\n"
+               "end}\n");
+    assert_run_fails(w, "term Likes of system 'fond' is a relationship term, which Lua scripts do "
+                        "not read in this version", 6);
+    assert_true(position_of(w, a)->x == 10.0f);
+    assert_true(position_of(w, b)->x == 3.0f);
+    finish(w);
+}
+
+static void an_observer_of_a_tag_gets_nil_for_it(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id frozen = ECS_SCHED_TAG(w, Frozen);
+    char expected[700];
+    (void)state;
+    load_ok(w, "ecs.observer{name = 'freeze', event = 'add', component = 'Frozen', run = function(e)\n"
+               "  print('frozen', e.entity == nil, e.Frozen == nil)\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), frozen, NULL), ECS_SCHED_OK);
+    snprintf(expected, sizeof expected, "script '%s': frozen\tfalse\ttrue", g_path);
+    assert_contains(g_log.text, expected);
+    finish(w);
+}
+
+static void tostring_of_a_value_prints_its_fields(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char expected[700];
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'show', reads = {'Score'}, run = function(it)\n"
+                       "  print(tostring(ecs.resource('Score')))\n"
+                       "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    snprintf(expected, sizeof expected, "script '%s': {points: 5}", g_path);
+    assert_contains(g_log.text, expected);
+    finish(w);
+}
+
+static void print_names_the_type_of_what_it_cannot_print(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char expected[700];
+    (void)state;
+    load_ok(w, "print({}, print, nil, false, 2.5)\n");
+    snprintf(expected, sizeof expected, "script '%s': table\tfunction\tnil\tfalse\t2.5", g_path);
+    assert_contains(g_log.text, expected);
+    finish(w);
+}
+
+/* ---- commands that fail ---- */
+
+/* A world with Health, an entity named hero, and system 'act' recording `statement` (line 3). */
+static ecs_sched_world *world_acting(const char *statement) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[512];
+    snprintf(text, sizeof text,
+             "ecs.component{name = 'Health', fields = {{'hp', 'i32'}}}\n"
+             "ecs.system{name = 'act', commands = true, run = function(it)\n"
+             "  %s\n"
+             "end}\n", statement);
+    load_ok(w, text);
+    assert_int_equal(ecs_sched_set_name(w, ecs_sched_spawn(w), "hero"), ECS_SCHED_OK);
+    return w;
+}
+
+static void a_command_on_a_stale_entity_fails_the_system_naming_the_entity(void **state) {
+    static const char *const cases[][2] = {
+        {"ecs.despawn(999999)", "commands_despawn: entity 999999 (generation 0) was never spawned"},
+        {"ecs.insert(999999, 'Health')", "commands_insert: entity 999999 (generation 0) was never spawned"},
+        {"ecs.remove(999999, 'Health')", "commands_remove: entity 999999 (generation 0) was never spawned"},
+        {"ecs.set_parent(999999, ecs.lookup('hero'))", "entity 999999 (generation 0) was never spawned"},
+    };
+    size_t k;
+    (void)state;
+    for (k = 0; k < sizeof cases / sizeof *cases; k++) {
+        ecs_sched_world *w = world_acting(cases[k][0]);
+        int32_t before = ecs_sched_entity_count(w);
+        assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_STALE_ENTITY);
+        assert_error_has(w, "system 'act' in schedule 'Update': ", 0);
+        assert_error_has(w, cases[k][1], 0);
+        ecs_sched_clear_error(w);
+        assert_int_equal(ecs_sched_entity_count(w), before);
+        finish(w);
+    }
+}
+
+static void a_command_given_the_wrong_values_fails_naming_them(void **state) {
+    static const char *const cases[][2] = {
+        {"ecs.despawn(1.5)", "ecs.despawn: give an entity (a number), not a number"},
+        {"ecs.spawn{[1] = {hp = 1}}", "ecs.spawn: name the components, ecs.spawn{Health = {hp = 10}}"},
+        {"ecs.spawn{Health = 5}", "the value of Health is a table of its fields, not a number"},
+    };
+    size_t k;
+    (void)state;
+    for (k = 0; k < sizeof cases / sizeof *cases; k++) {
+        ecs_sched_world *w = world_acting(cases[k][0]);
+        int32_t before = ecs_sched_entity_count(w);
+        assert_run_fails(w, cases[k][1], 3);
+        assert_int_equal(ecs_sched_entity_count(w), before);
+        finish(w);
+    }
+}
+
+static void spawn_records_an_entity_of_64_components(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    ecs_sched_entity e;
+    (void)state;
+    load_ok(w, "for i = 1, 64 do ecs.component{name = 'C' .. i, fields = {{'n', 'u8'}}} end\n"
+               "ecs.system{name = 'big', commands = true, run = function(it)\n"
+               "  local all = {}\n"
+               "  for i = 1, 64 do all['C' .. i] = {n = i} end\n"
+               "  ecs.spawn(all)\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    q = QUERY(w, {ecs_sched_component_lookup(w, "C1"), ECS_SCHED_TERM_READ, 0});
+    assert_int_equal(ecs_sched_query_count(q), 1);
+    it = ecs_sched_query_iter(q);
+    assert_true(ecs_sched_iter_next(&it));
+    e = it.entities[0];
+    ecs_sched_query_destroy(q);
+    assert_int_equal(*(const uint8_t *)ecs_sched_get(w, e, ecs_sched_component_lookup(w, "C1")), 1);
+    assert_int_equal(*(const uint8_t *)ecs_sched_get(w, e, ecs_sched_component_lookup(w, "C33")), 33);
+    assert_int_equal(*(const uint8_t *)ecs_sched_get(w, e, ecs_sched_component_lookup(w, "C64")), 64);
+    finish(w);
+}
+
+static void spawn_takes_at_most_64_components(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    int32_t before = ecs_sched_entity_count(w);
+    (void)state;
+    load_ok(w, "for i = 1, 65 do ecs.component{name = 'C' .. i, fields = {{'n', 'u8'}}} end\n"
+               "ecs.system{name = 'big', commands = true, run = function(it)\n"
+               "  local all = {}\n"
+               "  for i = 1, 65 do all['C' .. i] = {n = i} end\n"
+               "  ecs.spawn(all)\n"
+               "end}\n");
+    assert_run_fails(w, "ecs.spawn: at most 64 components at once", 5);
+    assert_int_equal(ecs_sched_entity_count(w), before);
+    finish(w);
+}
+
+/* ---- resources, messages and states from a run ---- */
+
+static void a_tag_resource_reads_true(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id paused = ECS_SCHED_TAG(w, Paused);
+    (void)state;
+    assert_int_equal(ecs_sched_resource_insert(w, paused, NULL), ECS_SCHED_OK);
+    load_with_score(w, "ecs.system{name = 'wait', reads = {'Paused'}, writes = {'Score'}, run = function(it)\n"
+                       "  if ecs.resource('Paused') == true then ecs.resource('Score').points = 50 end\n"
+                       "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 50);
+    finish(w);
+}
+
+static void an_unknown_resource_or_message_type_in_a_run_is_named(void **state) {
+    static const char *const cases[][2] = {
+        {"ecs.resource('Scroe')", "ecs.resource ("},
+        {"ecs.send('Hti')", "ecs.send ("},
+    };
+    static const char *const after[] = {
+        "): no resource is named 'Scroe' (declare it with ecs.component, or register it in C, "
+        "before the script loads)",
+        "): no message type is named 'Hti' (declare it with ecs.message, or register it in C, "
+        "before the script loads)"};
+    int k;
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        ecs_sched_world *w = world_with_lua(NULL);
+        char text[512];
+        snprintf(text, sizeof text, "ecs.system{name = 'lost', run = function(it)\n  %s\nend}\n",
+                 cases[k][0]);
+        load_ok(w, text);
+        assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+        assert_error_has(w, cases[k][1], 2);
+        assert_error_has(w, after[k], 0);
+        ecs_sched_clear_error(w);
+        finish(w);
+    }
+}
+
+static void sending_a_component_fails_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'shout', run = function(it)\n"
+                       "  ecs.send('Score', {points = 1})\n"
+                       "end}\n");
+    assert_run_fails(w, "'Score' is a component, not a message type (declare one with ecs.message)", 6);
+    finish(w);
+}
+
+static void a_message_without_fields_is_counted(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_with_score(w, "ecs.message{name = 'Ping'}\n"
+                       "ecs.system{name = 'ping', sends = 'Ping', run = function(it)\n"
+                       "  ecs.send('Ping') ecs.send('Ping') ecs.send('Ping')\n"
+                       "end}\n"
+                       "ecs.system{name = 'pong', after = 'ping', receives = 'Ping', writes = 'Score',\n"
+                       "  run = function(it)\n"
+                       "    for m in ecs.messages('Ping') do\n"
+                       "      assert(m == true)\n"
+                       "      ecs.resource('Score').points = ecs.resource('Score').points + 1\n"
+                       "    end\n"
+                       "  end}\n");
+    assert_int_equal(ecs_sched_component_size(w, ecs_sched_component_lookup(w, "Ping")), 0);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 8);
+    finish(w);
+}
+
+static void an_observer_cannot_read_messages(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[2048];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.observer{name = 'listen', event = 'add', component = 'Total', run = function(e)\n"
+             "  for m in ecs.messages('Hit') do end\n"
+             "end}\n");
+    load_ok(w, text);
+    ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Total"), NULL);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "ecs.messages is for systems, which keep a place in the messages (observer "
+                        "'listen' cannot read them)", 5);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void an_observer_reaches_at_most_32_resources_in_a_run(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "for i = 1, 33 do\n"
+               "  ecs.component{name = 'R' .. i, fields = {{'n', 'i32'}}}\n"
+               "  ecs.init_resource('R' .. i, {n = i})\n"
+               "end\n"
+               "ecs.component{name = 'Go', fields = {{'n', 'i32'}}}\n"
+               "ecs.observer{name = 'greedy', event = 'add', component = 'Go', run = function(e)\n"
+               "  local sum = 0\n"
+               "  for i = 1, 33 do sum = sum + ecs.resource('R' .. i).n end\n"
+               "end}\n");
+    ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Go"), NULL);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "observer 'greedy' reaches more than 32 resources and message types in one run", 8);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void an_unknown_state_machine_in_a_run_is_named_with_the_machines_there_are(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.system{name = 'look', run = function(it) local s = ecs.state('Gaem') end}\n");
+    assert_run_fails(w, "no state machine is named 'Gaem' (none is registered: ecs_sched_state_register)", 1);
+    register_game(w);
+    assert_run_fails(w, "no state machine is named 'Gaem' (the machines: Game)", 1);
+    finish(w);
+}
+
+static void reading_a_state_the_system_does_not_declare_fails(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    register_game(w);
+    load_ok(w, "ecs.system{name = 'look', run = function(it)\n"
+               "  local s = ecs.state('Game')\n"
+               "end}\n");
+    assert_run_fails(w, "system 'look' reads state 'Game' without declaring it", 0);
+    finish(w);
+}
+
+static void a_state_without_a_value_yet_reads_nil(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    register_game(w);
+    load_with_score(w, "ecs.system{name = 'look', reads = {'Game'}, writes = {'Score'}, run = function(it)\n"
+                       "  ecs.resource('Score').points = ecs.state('Game') == nil and 0 or 1\n"
+                       "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 0);
+    finish(w);
+}
+
+/* ---- run conditions from Lua ---- */
+
+static const char *const COUNT_RUNS =
+    "  run = function(it) ecs.resource('Score').points = ecs.resource('Score').points + 1 end}\n";
+
+static ecs_sched_script *load_counter(ecs_sched_world *w, const char *declaration) {
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", declaration, COUNT_RUNS);
+    return load_with_score(w, text);
+}
+
+static void run_once_runs_the_system_once(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    int i;
+    (void)state;
+    load_counter(w, "ecs.system{name = 'boot', writes = 'Score', run_if = {run_once = true},\n");
+    for (i = 0; i < 3; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 6);
+    finish(w);
+}
+
+static void on_timer_runs_the_system_once_a_period(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    int i;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    load_counter(w, "ecs.system{name = 'tick', writes = 'Score', run_if = {on_timer = 0.5},\n");
+    for (i = 0; i < 5; i++) {
+        assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(250)), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    }
+    assert_int_equal(resource_i32(w, "Score"), 7);   /* at 0.5 s and 1 s */
+    finish(w);
+}
+
+static void state_exists_runs_the_system_once_the_machine_has_a_value(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    (void)state;
+    load_counter(w, "ecs.system{name = 'play', writes = 'Score', run_if = {state_exists = 'Game'},\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 5);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 6);
+    finish(w);
+}
+
+static void state_changed_runs_the_system_after_a_transition(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    (void)state;
+    load_counter(w, "ecs.system{name = 'react', writes = 'Score', run_if = {state_changed = 'Game'},\n");
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 6);
+    assert_int_equal(ecs_sched_state_set(w, game, LUA_OVER), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 7);
+    finish(w);
+}
+
+static void resource_added_and_changed_guard_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id level;
+    int32_t n = 1;
+    (void)state;
+    load_counter(w, "ecs.component{name = 'Level', fields = {{'n', 'i32'}}}\n"
+                    "ecs.system{name = 'added', writes = 'Bonus', run_if = {resource_added = 'Level'},\n"
+                    "  run = function(it) ecs.resource('Bonus').amount = ecs.resource('Bonus').amount + 10 end}\n"
+                    "ecs.system{name = 'changed', writes = 'Score', run_if = {resource_changed = 'Level'},\n");
+    level = ecs_sched_component_lookup(w, "Level");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* no Level */
+    assert_int_equal(ecs_sched_resource_insert(w, level, &n), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* added, changed */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* neither */
+    ((int32_t *)ecs_sched_resource_get_mut(w, level))[0] = 2;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* changed */
+    assert_int_equal(resource_i32(w, "Bonus"), 13);
+    assert_int_equal(resource_i32(w, "Score"), 7);
+    finish(w);
+}
+
+/* ---- a script file that cannot be read ---- */
+
+static void a_script_file_that_does_not_exist_is_refused_naming_it(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    remove(g_path);
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, g_path, 0);
+    assert_error_has(w, "cannot open it: No such file or directory", 0);
+    ecs_sched_clear_error(w);
+    assert_null(ecs_sched_script_find(w, g_path));
+    finish(w);
+}
+
+static void a_module_that_does_not_exist_or_does_not_parse_fails_the_require(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char module[600], text[1200];
+    const char *base = strrchr(g_program, '/');
+    (void)state;
+    base = base ? base + 1 : g_program;
+    snprintf(text, sizeof text, "local m = require('%s_missing')\n", base);
+    write_script(text);
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "_missing.lua: cannot open it: No such file or directory", 1);
+    ecs_sched_clear_error(w);
+    snprintf(module, sizeof module, "%s_broken.lua", g_program);
+    write_file(module, "return = 1\n");
+    snprintf(text, sizeof text, "local m = require('%s_broken')\n", base);
+    write_script(text);
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "_broken.lua:1:", 0);
+    ecs_sched_clear_error(w);
+    remove(module);
+    finish(w);
+}
+
+static void a_module_returning_nothing_requires_as_true(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char module[600], text[1200];
+    const char *base = strrchr(g_program, '/');
+    (void)state;
+    base = base ? base + 1 : g_program;
+    snprintf(module, sizeof module, "%s_quiet.lua", g_program);
+    write_file(module, "ran = (ran or 0) + 1\n");
+    snprintf(text, sizeof text, "assert(require('%s_quiet') == true and ran == 1)\n"
+                                "assert(require('%s_quiet') == true and ran == 1)\n", base, base);
+    load_ok(w, text);
+    remove(module);
+    finish(w);
+}
+
+static void a_module_name_too_long_for_a_path_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "local m = require(string.rep('a', 1100))\n", "require 'aaaaaaaa", 1);
+    assert_lacks(g_log.text, "cannot open it");
+    finish(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -2420,6 +3104,39 @@ int main(int argc, char **argv) {
         cmocka_unit_test(on_message_naming_a_resource_is_refused),
         cmocka_unit_test(resource_changed_naming_a_message_type_is_refused),
         cmocka_unit_test(state_changed_naming_no_machine_is_refused),
+        cmocka_unit_test(every_reflected_type_is_written_and_read_back_from_lua),
+        cmocka_unit_test(a_value_a_field_cannot_hold_fails_naming_the_field_and_the_value),
+        cmocka_unit_test(a_struct_or_array_field_given_another_value_fails_naming_it),
+        cmocka_unit_test(a_nested_struct_s_fields_have_columns_of_their_own),
+        cmocka_unit_test(unsigned_fields_have_columns_and_text_has_none),
+        cmocka_unit_test(a_tag_and_an_optional_term_the_entity_lacks_are_nil),
+        cmocka_unit_test(an_iteration_names_what_it_has),
+        cmocka_unit_test(a_relationship_term_is_not_read_from_lua),
+        cmocka_unit_test(an_observer_of_a_tag_gets_nil_for_it),
+        cmocka_unit_test(tostring_of_a_value_prints_its_fields),
+        cmocka_unit_test(print_names_the_type_of_what_it_cannot_print),
+        cmocka_unit_test(a_command_on_a_stale_entity_fails_the_system_naming_the_entity),
+        cmocka_unit_test(a_command_given_the_wrong_values_fails_naming_them),
+        cmocka_unit_test(spawn_records_an_entity_of_64_components),
+        cmocka_unit_test(spawn_takes_at_most_64_components),
+        cmocka_unit_test(a_tag_resource_reads_true),
+        cmocka_unit_test(an_unknown_resource_or_message_type_in_a_run_is_named),
+        cmocka_unit_test(sending_a_component_fails_the_system),
+        cmocka_unit_test(a_message_without_fields_is_counted),
+        cmocka_unit_test(an_observer_cannot_read_messages),
+        cmocka_unit_test(an_observer_reaches_at_most_32_resources_in_a_run),
+        cmocka_unit_test(an_unknown_state_machine_in_a_run_is_named_with_the_machines_there_are),
+        cmocka_unit_test(reading_a_state_the_system_does_not_declare_fails),
+        cmocka_unit_test(a_state_without_a_value_yet_reads_nil),
+        cmocka_unit_test(run_once_runs_the_system_once),
+        cmocka_unit_test(on_timer_runs_the_system_once_a_period),
+        cmocka_unit_test(state_exists_runs_the_system_once_the_machine_has_a_value),
+        cmocka_unit_test(state_changed_runs_the_system_after_a_transition),
+        cmocka_unit_test(resource_added_and_changed_guard_the_system),
+        cmocka_unit_test(a_script_file_that_does_not_exist_is_refused_naming_it),
+        cmocka_unit_test(a_module_that_does_not_exist_or_does_not_parse_fails_the_require),
+        cmocka_unit_test(a_module_returning_nothing_requires_as_true),
+        cmocka_unit_test(a_module_name_too_long_for_a_path_is_refused),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
