@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -2423,6 +2425,7 @@ static void a_struct_or_array_field_given_another_value_fails_naming_it(void **s
                                "not a number"},
         {"row.Body.slots = {[5] = 1}", "Body.slots holds 4 elements, [1] to [4]: there is no [5]"},
         {"row.Body.slots[true] = 1", "Body.slots holds 4 elements, [1] to [4]: there is no [boolean]"},
+        {"local s = row.Body.slots.first", "Body.slots holds 4 elements, [1] to [4]: there is no [first]"},
         {"row.Body = {}", "a row's components are written field by field (row.Body.x = 1)"},
     };
     size_t k;
@@ -2979,6 +2982,168 @@ static void a_module_name_too_long_for_a_path_is_refused(void **state) {
     finish(w);
 }
 
+/* ---- more a script gets wrong, and what it gets right ---- */
+
+static void a_component_of_two_fields_of_one_name_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.component{name = 'Twin', fields = {{'a', 'i32'}, {'a', 'f32'}}}\n",
+                   "ecs.component 'Twin': describe('Twin'): two members are named 'a'", 1);
+    assert_false(ecs_sched_is_described(w, ecs_sched_component_lookup(w, "Twin")));
+    load_ok(w, "ecs.component{name = 'Twin', fields = {{'a', 'i32'}, {'b', 'f32'}}}\n");
+    assert_true(ecs_sched_is_described(w, ecs_sched_component_lookup(w, "Twin")));
+    finish(w);
+}
+
+static void a_message_type_of_two_fields_of_one_name_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "\necs.message{name = 'Echo', fields = {{'n', 'i32'}, {'n', 'i32'}}}\n",
+                   "ecs.message 'Echo': describe('Echo'): two members are named 'n'", 2);
+    finish(w);
+}
+
+static void a_message_type_redeclared_with_another_nested_type_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_script *script;
+    (void)state;
+    script = load_ok(w, "ecs.component{name = 'Vec2', fields = {{'x', 'f32'}, {'y', 'f32'}}}\n"
+                        "ecs.component{name = 'Size2', fields = {{'w', 'f32'}, {'h', 'f32'}}}\n"
+                        "ecs.message{name = 'Shot', fields = {{'at', 'Vec2'}}}\n");
+    write_script("ecs.component{name = 'Vec2', fields = {{'x', 'f32'}, {'y', 'f32'}}}\n"
+                 "ecs.component{name = 'Size2', fields = {{'w', 'f32'}, {'h', 'f32'}}}\n"
+                 "ecs.message{name = 'Shot', fields = {{'at', 'Size2'}}}\n");
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "ecs.message 'Shot': a message type of this name is registered already "
+                        "with another layout: field 1 is 'at' (", 3);
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_script_version(script), 1);
+    finish(w);
+}
+
+typedef struct LuaGold {
+    int32_t amount;
+} LuaGold;
+
+static void a_type_without_a_description_has_no_fields_lua_reaches(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id gold = ECS_SCHED_COMPONENT(w, LuaGold);
+    LuaGold g = {3};
+    (void)state;
+    assert_int_equal(ecs_sched_resource_insert(w, gold, &g), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'count', reads = {'LuaGold'}, run = function(it)\n"
+               "  local n = ecs.resource('LuaGold').amount\n"
+               "end}\n");
+    assert_run_fails(w, "LuaGold has no description, so Lua cannot reach its fields: describe it "
+                        "(ecs_sched_describe, or declare it with ecs.component)", 2);
+    finish(w);
+}
+
+static void the_delta_time_of_a_world_without_clocks_fails_saying_how_to_add_them(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.system{name = 'step', run = function(it)\n"
+               "  local dt = it.dt\n"
+               "end}\n");
+    assert_run_fails(w, "the delta time: this world has no clocks (create an app, or call "
+                        "ecs_sched_time_setup before loading the script)", 2);
+    finish(w);
+}
+
+static void a_system_sends_a_message_for_each_of_another_it_receives(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_message_cursor cursor;
+    ecs_sched_messages read;
+    int32_t seen = 0;
+    (void)state;
+    load_ok(w, "ecs.message{name = 'Ping', fields = {{'n', 'i32'}}}\n"
+               "ecs.message{name = 'Pong', fields = {{'n', 'i32'}}}\n"
+               "ecs.system{name = 'relay', receives = {'Ping'}, sends = {'Pong'}, run = function(it)\n"
+               "  for ping in ecs.messages('Ping') do ecs.send('Pong', {n = ping.n * 10}) end\n"
+               "end}\n");
+    cursor = ecs_sched_message_cursor_make(w, ecs_sched_component_lookup(w, "Pong"));
+    {
+        int32_t one = 1, two = 2;
+        assert_int_equal(ecs_sched_send(w, ecs_sched_component_lookup(w, "Ping"), &one), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_send(w, ecs_sched_component_lookup(w, "Ping"), &two), ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    read = ecs_sched_message_read(w, &cursor);
+    assert_int_equal(read.total, 2);
+    do {
+        int32_t i;
+        for (i = 0; i < read.count; i++) seen += ((const int32_t *)read.data)[i];
+    } while (ecs_sched_messages_next(&read));
+    assert_int_equal(seen, 30);
+    finish(w);
+}
+
+static void on_message_naming_nothing_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "ecs.system{name = 'count', run_if = {on_message = 'Pnig'}, run = function(it) end}\n",
+                   "system 'count' runs if 'Pnig': on_message names a message type", 1);
+    finish(w);
+}
+
+static void a_dotted_module_name_is_a_path_in_the_script_s_folder(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char folder[600], module[700], text[1200];
+    const char *base = strrchr(g_program, '/');
+    (void)state;
+    base = base ? base + 1 : g_program;
+    snprintf(folder, sizeof folder, "%s_modules", g_program);
+    snprintf(module, sizeof module, "%s/tools.lua", folder);
+    mkdir(folder, 0700);
+    write_file(module, "return {triple = function(x) return 3 * x end}\n");
+    snprintf(text, sizeof text, "assert(require('%s_modules.tools').triple(5) == 15)\n", base);
+    load_ok(w, text);
+    remove(module);
+    rmdir(folder);
+    finish(w);
+}
+
+typedef struct LuaMode {
+    int32_t mode;
+} LuaMode;
+
+static void an_enum_field_takes_any_whole_number(void **state) {
+    static const ecs_sched_enum_value modes[] = {{"Walk", 0}, {"Run", 1}};
+    static const ecs_sched_member members[] = {ECS_SCHED_MEMBER_ENUM(LuaMode, mode, modes, 2)};
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id mode = ECS_SCHED_COMPONENT(w, LuaMode);
+    ecs_sched_entity e;
+    LuaMode walking = {0};
+    (void)state;
+    assert_int_equal(ecs_sched_describe(w, mode, 1, members), ECS_SCHED_OK);
+    e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, e, mode, &walking), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'run', query = '[inout] LuaMode', run = function(it)\n"
+               "  for t in it:tables() do\n"
+               "    for i = 1, t.count do t.LuaMode.mode[i] = t.LuaMode.mode[i] + 1 end\n"
+               "  end\n"
+               "  for row in it:rows() do row.LuaMode.mode = row.LuaMode.mode + 1 end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(((const LuaMode *)ecs_sched_get(w, e, mode))->mode, 2);
+    finish(w);
+}
+
+static void an_enum_field_given_no_whole_number_fails_naming_it(void **state) {
+    static const ecs_sched_enum_value modes[] = {{"Walk", 0}, {"Run", 1}};
+    static const ecs_sched_member members[] = {ECS_SCHED_MEMBER_ENUM(LuaMode, mode, modes, 2)};
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id mode = ECS_SCHED_COMPONENT(w, LuaMode);
+    (void)state;
+    assert_int_equal(ecs_sched_describe(w, mode, 1, members), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), mode, NULL), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'run', query = '[inout] LuaMode', run = function(it)\n"
+               "  for row in it:rows() do row.LuaMode.mode = 'Run' end\n"
+               "end}\n");
+    assert_run_fails(w, "LuaMode.mode is an enum (a whole number): string does not fit", 2);
+    finish(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -3137,6 +3302,16 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_module_that_does_not_exist_or_does_not_parse_fails_the_require),
         cmocka_unit_test(a_module_returning_nothing_requires_as_true),
         cmocka_unit_test(a_module_name_too_long_for_a_path_is_refused),
+        cmocka_unit_test(a_component_of_two_fields_of_one_name_is_refused),
+        cmocka_unit_test(a_message_type_of_two_fields_of_one_name_is_refused),
+        cmocka_unit_test(a_message_type_redeclared_with_another_nested_type_is_refused),
+        cmocka_unit_test(a_type_without_a_description_has_no_fields_lua_reaches),
+        cmocka_unit_test(the_delta_time_of_a_world_without_clocks_fails_saying_how_to_add_them),
+        cmocka_unit_test(a_system_sends_a_message_for_each_of_another_it_receives),
+        cmocka_unit_test(on_message_naming_nothing_is_refused),
+        cmocka_unit_test(a_dotted_module_name_is_a_path_in_the_script_s_folder),
+        cmocka_unit_test(an_enum_field_takes_any_whole_number),
+        cmocka_unit_test(an_enum_field_given_no_whole_number_fails_naming_it),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
