@@ -1072,6 +1072,85 @@ static void a_migration_with_a_conversion_of_its_own_converts_every_value(void *
     check_and_destroy(w);
 }
 
+static void a_value_in_a_delayed_buffer_refuses_the_migration_until_it_is_applied(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
+    ecs_sched_id position = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_commands *cmd, *later;
+    OldStats old = {12, 0.5f};
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    cmd = ecs_sched_commands_create(w);
+    assert_int_equal(ecs_sched_commands_insert(cmd, e, position, NULL), ECS_SCHED_OK);
+    later = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, ECS_SCHED_MILLISECONDS(100));
+    assert_non_null(later);
+    assert_int_equal(ecs_sched_commands_insert(later, e, stats, &old), ECS_SCHED_OK);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_ERR_REFUSED);   /* in the buffer it made */
+    assert_non_null(strstr(ecs_sched_last_error(w), "holds a value of component 'Stats' not applied"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 1);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_ERR_REFUSED);   /* waiting for its clock */
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(200)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_waiting(w, ECS_SCHED_CLOCK_VIRTUAL), 0);
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_OK);
+    assert_int_equal(((const NewStats *)ecs_sched_get(w, e, stats))->hp, 12);
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+static void a_buffer_holding_other_components_leaves_the_migration_free(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id stats = scripted_stats(w, ECS_SCHED_STORAGE_TABLE);
+    ecs_sched_id position = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_commands *cmd = ecs_sched_commands_create(w);
+    ecs_sched_entity a = ecs_sched_spawn(w), b = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_commands_insert(cmd, a, position, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_insert(cmd, b, position, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_remove(cmd, a, stats), ECS_SCHED_OK);   /* no value */
+    assert_int_equal(migrate_stats(w, stats), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_component_size(w, stats), sizeof(NewStats));
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(w, b, position));
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(w);
+}
+
+/* A driver whose first load gives a version and whose later ones give nothing, silently. */
+static void *once_load(ecs_sched_script *script, const char *path, void *user_data) {
+    int *loads = (int *)user_data;
+    (void)script;
+    (void)path;
+    return (*loads)++ == 0 ? (void *)loads : NULL;
+}
+
+static void a_reload_the_driver_gives_nothing_for_keeps_the_version_before(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_script_driver d;
+    ecs_sched_script *script;
+    int loads = 0;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "once";
+    d.extensions = ".once";
+    d.user_data = &loads;
+    d.load = once_load;
+    d.declare = no_declare;
+    d.unload = no_unload;
+    assert_int_equal(ecs_sched_script_driver_add(w, &d), ECS_SCHED_OK);
+    script = ecs_sched_script_load(w, "any.once");
+    assert_non_null(script);
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_SCRIPT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "script 'any.once': the once driver could not load it"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_script_version(script), 1);
+    assert_int_equal(loads, 2);
+    check_and_destroy(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_systems_run_in_their_schedule_through_its_driver),
@@ -1114,6 +1193,9 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_migration_without_a_description_needs_a_conversion),
         cmocka_unit_test(a_migration_that_retypes_a_member_is_refused_naming_it),
         cmocka_unit_test(a_migration_with_a_conversion_of_its_own_converts_every_value),
+        cmocka_unit_test(a_value_in_a_delayed_buffer_refuses_the_migration_until_it_is_applied),
+        cmocka_unit_test(a_buffer_holding_other_components_leaves_the_migration_free),
+        cmocka_unit_test(a_reload_the_driver_gives_nothing_for_keeps_the_version_before),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, NULL);
