@@ -3144,6 +3144,62 @@ static void an_enum_field_given_no_whole_number_fails_naming_it(void **state) {
     finish(w);
 }
 
+/* ---- reloads that retype a field: refused, naming both types ---- */
+
+/* A script that declares `before`, reloaded as `after`: refused with `why`, version 1 kept. */
+static void assert_retyping_refused(const char *before, const char *after, const char *why) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_script *script = load_ok(w, before);
+    write_script(after);
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, why, 0);
+    assert_error_has(w, "the values it holds cannot be kept: give the field another name", 0);
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_script_version(script), 1);
+    finish(w);
+}
+
+static void a_text_field_whose_size_changes_fails_the_reload_naming_both_sizes(void **state) {
+    (void)state;
+    assert_retyping_refused(
+        "ecs.component{name = 'Tag', fields = {{'label', 'chars', 16}}}\n",
+        "ecs.component{name = 'Tag', fields = {{'label', 'chars', 8}}}\n",
+        "ecs.component 'Tag': field 'label' was chars 16 and is chars 8 now");
+}
+
+static void an_array_whose_count_changes_fails_the_reload_naming_both_counts(void **state) {
+    (void)state;
+    assert_retyping_refused(
+        "ecs.component{name = 'Bag', fields = {{'slots', 'i32', count = 4}}}\n",
+        "ecs.component{name = 'Bag', fields = {{'slots', 'i32', count = 2}, {'spare', 'i64'}}}\n",
+        "ecs.component 'Bag': field 'slots' was i32[4] and is i32[2] now");
+}
+
+static void a_nested_field_whose_type_changes_fails_the_reload(void **state) {
+    (void)state;
+    assert_retyping_refused(
+        "ecs.component{name = 'Vec2', fields = {{'x', 'f32'}, {'y', 'f32'}}}\n"
+        "ecs.component{name = 'Size2', fields = {{'w', 'f32'}, {'h', 'f32'}}}\n"
+        "ecs.component{name = 'Box', fields = {{'at', 'Vec2'}, {'n', 'i32'}}}\n",
+        "ecs.component{name = 'Vec2', fields = {{'x', 'f32'}, {'y', 'f32'}}}\n"
+        "ecs.component{name = 'Size2', fields = {{'w', 'f32'}, {'h', 'f32'}}}\n"
+        "ecs.component{name = 'Box', fields = {{'at', 'Size2'}, {'n', 'i64'}}}\n",
+        "ecs.component 'Box': field 'at' was ");
+}
+
+static void an_observer_of_a_message_type_is_refused_with_its_line(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    write_script("ecs.message{name = 'Ping'}\n"
+                 "ecs.observer{name = 'hear', event = 'add', component = 'Ping', run = function(e) end}\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_error_has(w, "observer_add: observer 'hear' watches 'Ping', a message type", 2);
+    ecs_sched_clear_error(w);
+    assert_null(ecs_sched_script_find(w, g_path));
+    finish(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -3312,6 +3368,10 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_dotted_module_name_is_a_path_in_the_script_s_folder),
         cmocka_unit_test(an_enum_field_takes_any_whole_number),
         cmocka_unit_test(an_enum_field_given_no_whole_number_fails_naming_it),
+        cmocka_unit_test(a_text_field_whose_size_changes_fails_the_reload_naming_both_sizes),
+        cmocka_unit_test(an_array_whose_count_changes_fails_the_reload_naming_both_counts),
+        cmocka_unit_test(a_nested_field_whose_type_changes_fails_the_reload),
+        cmocka_unit_test(an_observer_of_a_message_type_is_refused_with_its_line),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
