@@ -3200,6 +3200,244 @@ static void an_observer_of_a_message_type_is_refused_with_its_line(void **state)
     finish(w);
 }
 
+/* ---- errors, budgets and endings ---- */
+
+static void an_error_object_that_is_no_string_is_named_by_its_type(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.system{name = 'throw', run = function(it) error({code = 7}) end}\n");
+    assert_run_fails(w, "(an error object that is a table)", 0);
+    next_path();
+    write_script("error({code = 7})\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "': (an error that is no string)", 0);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static const char *const LONG_RUN =
+    "ecs.component{name = 'Steps', fields = {{'n', 'i32'}}}\n"
+    "ecs.init_resource('Steps')\n"
+    "ecs.system{name = 'count', writes = {'Steps'}, run = function(it)\n"
+    "  local n = 0\n"
+    "  for i = 1, 6000000 do n = n + 1 end\n"
+    "  ecs.resource('Steps').n = n\n"
+    "end}\n";
+
+static void a_budget_below_zero_leaves_runs_unbounded(void **state) {
+    ecs_sched_lua_desc desc = {0};
+    ecs_sched_world *w;
+    (void)state;
+    desc.instruction_budget = -1;
+    w = world_with_lua(&desc);
+    load_ok(w, LONG_RUN);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Steps"), 6000000);
+    finish(w);
+    w = world_with_lua(NULL);   /* the default budget: 10 million instructions */
+    load_ok(w, LONG_RUN);
+    assert_run_fails(w, "exceeded its budget of 10000000 instructions", 0);
+    assert_int_equal(resource_i32(w, "Steps"), 0);
+    finish(w);
+}
+
+static void a_driver_runs_the_endings_it_is_given(void **state) {
+    ecs_sched_lua_desc desc = {0};
+    ecs_sched_world *w;
+    char path[600];
+    (void)state;
+    desc.extensions = ".script .ecs";
+    w = world_with_lua(&desc);
+    write_script("ecs.component{name = 'Mana', fields = {{'points', 'i32'}}}\n");
+    assert_null(ecs_sched_script_load(w, g_path));   /* a .lua file */
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_NOT_FOUND);
+    ecs_sched_clear_error(w);
+    snprintf(path, sizeof path, "%s.ecs", g_path);
+    write_file(path, "ecs.component{name = 'Mana', fields = {{'points', 'i32'}}}\n");
+    assert_non_null(ecs_sched_script_load(w, path));
+    assert_true(ecs_sched_component_lookup(w, "Mana") != 0);
+    remove(path);
+    finish(w);
+}
+
+static void an_observer_names_the_terms_it_has(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Health', fields = {{'hp', 'i32'}, {'regen', 'f32'}}}\n"
+               "ecs.observer{name = 'watch', event = 'add', component = 'Health', run = function(e)\n"
+               "  local m = e.Mana\n"
+               "end}\n");
+    ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Health"), NULL);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "observer 'watch' has no term Mana (a row has .entity and the components of "
+                        "its terms)", 3);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void a_field_a_type_lacks_is_named_with_the_fields_it_has(void **state) {
+    static const char *const cases[] = {"local x = row.Health.mana", "row.Health.mana = 1",
+                                        "ecs.spawn{Health = {mana = 1}}"};
+    int k;
+    (void)state;
+    for (k = 0; k < 3; k++) {
+        ecs_sched_world *w = world_with_lua(NULL);
+        char text[512];
+        snprintf(text, sizeof text,
+                 "ecs.component{name = 'Health', fields = {{'hp', 'i32'}, {'regen', 'f32'}}}\n"
+                 "ecs.system{name = 'heal', query = '[inout] Health', commands = true, run = function(it)\n"
+                 "  for row in it:rows() do %s end\n"
+                 "end}\n", cases[k]);
+        load_ok(w, text);
+        assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Health"),
+                                          NULL), ECS_SCHED_OK);
+        assert_run_fails(w, "Health has no field 'mana' (its fields: hp, regen)", 3);
+        finish(w);
+    }
+}
+
+static void an_empty_module_name_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_refused(w, "local m = require('')\n", "require '': a module is named by names and dots", 1);
+    finish(w);
+}
+
+static void a_script_in_the_working_folder_requires_its_neighbours(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_script *script;
+    (void)state;
+    write_file("lua_neighbour_module.lua", "return 42\n");
+    write_file("lua_neighbour_script.lua", "assert(require('lua_neighbour_module') == 42)\n");
+    script = ecs_sched_script_load(w, "lua_neighbour_script.lua");
+    if (!script) fail_msg("the script did not load: %s", ecs_sched_last_error(w));
+    remove("lua_neighbour_module.lua");
+    remove("lua_neighbour_script.lua");
+    finish(w);
+}
+
+static void a_field_naming_a_type_without_a_description_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    ECS_SCHED_COMPONENT(w, LuaGold);
+    assert_refused(w, "ecs.component{name = 'Purse', fields = {{'gold', 'LuaGold'}}}\n",
+                   "ecs.component 'Purse': field 'gold' has unknown type 'LuaGold'", 1);
+    finish(w);
+}
+
+typedef struct LuaPair {
+    int32_t a, b;
+} LuaPair;
+
+static void a_component_c_aligned_otherwise_is_refused_naming_both_alignments(void **state) {
+    static const ecs_sched_member pair[] = {ECS_SCHED_MEMBER(LuaPair, a, ECS_SCHED_TYPE_I32),
+                                            ECS_SCHED_MEMBER(LuaPair, b, ECS_SCHED_TYPE_I32)};
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_int_equal(ecs_sched_describe(w, ECS_SCHED_COMPONENT(w, LuaPair), 2, pair), ECS_SCHED_OK);
+    assert_refused(w, "ecs.component{name = 'LuaPair', fields = {{'ab', 'i64'}}}\n",
+                   "it is 8 bytes (alignment 4) there, 8 bytes (alignment 8) here", 1);
+    finish(w);
+}
+
+static void tables_pass_over_empty_ones_and_lack_an_optional_term_they_do_not_hold(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id position;
+    ecs_sched_entity moved, still;
+    Position p = {4, 0};
+    (void)state;
+    describe_motion(w);
+    position = ecs_sched_component_lookup(w, "Position");
+    still = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, still, position, &p), ECS_SCHED_OK);
+    moved = spawn_moving(w, 1, 2);
+    {   /* a table of Position and Health, emptied */
+        ecs_sched_id health = ECS_SCHED_COMPONENT(w, Health);
+        ecs_sched_entity e = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_insert(w, e, position, &p), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_insert(w, e, health, NULL), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_remove(w, e, health), ECS_SCHED_OK);
+    }
+    load_ok(w, "ecs.system{name = 'mark', query = '[inout] Position, [in] ?Velocity', run = function(it)\n"
+               "  local tables = 0\n"
+               "  for t in it:tables() do\n"
+               "    tables = tables + 1\n"
+               "    assert(t.count > 0)\n"
+               "    for i = 1, t.count do\n"
+               "      t.Position.y[i] = rawget(t, 'Velocity') and t.Velocity.y[i] or -1\n"
+               "    end\n"
+               "  end\n"
+               "  assert(tables == 2, tables)\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(position_of(w, moved)->y == 1.0f);
+    assert_true(position_of(w, still)->y == -1.0f);
+    finish(w);
+}
+
+static void a_sparse_term_is_read_through_rows(void **state) {
+    static const ecs_sched_member heat[] = {{"degrees", ECS_SCHED_TYPE_F32, 0, 4, 0, NULL, 0}};
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id id;
+    ecs_sched_entity a, b;
+    float d1 = 10, d2 = 20;
+    (void)state;
+    id = ecs_sched_sparse_component_register_type(w, "Heat", sizeof(float), sizeof(float));
+    assert_int_equal(ecs_sched_describe(w, id, 1, heat), ECS_SCHED_OK);
+    a = ecs_sched_spawn(w);
+    b = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, a, id, &d1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, b, id, &d2), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'cool', query = '[inout] Heat', run = function(it)\n"
+               "  for row in it:rows() do row.Heat.degrees = row.Heat.degrees / 4 end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(*(const float *)ecs_sched_get(w, a, id) == 2.5f);
+    assert_true(*(const float *)ecs_sched_get(w, b, id) == 5.0f);
+    finish(w);
+}
+
+static void a_shared_term_is_read_through_rows(void **state) {
+    static const ecs_sched_member config[] = {ECS_SCHED_MEMBER(Config, scale, ECS_SCHED_TYPE_F32)};
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity game, a, b;
+    Config c = {3.0f};
+    (void)state;
+    describe_motion(w);
+    assert_int_equal(ecs_sched_describe(w, ECS_SCHED_COMPONENT(w, Config), 1, config), ECS_SCHED_OK);
+    game = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_set_name(w, game, "Game"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, game, ecs_sched_component_lookup(w, "Config"), &c), ECS_SCHED_OK);
+    a = spawn_moving(w, 1, 2);
+    b = spawn_moving(w, 10, -1);
+    load_ok(w, "ecs.system{name = 'scale', query = '[inout] Position, [in] Game:Config',\n"
+               "  run = function(it)\n"
+               "    for row in it:rows() do row.Position.x = row.Position.x * row.Config.scale end\n"
+               "  end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(position_of(w, a)->x == 3.0f);
+    assert_true(position_of(w, b)->x == 30.0f);
+    finish(w);
+}
+
+static void a_text_field_filled_to_its_last_byte_is_read_whole(void **state) {
+    ecs_sched_entity e;
+    ecs_sched_world *w = world_with_every(
+        "ecs.system{name = 'read', query = '[inout] Every', run = function(it)\n"
+        "  for row in it:rows() do row.Every.a = #row.Every.h end\n"
+        "end}\n", &e);
+    ecs_sched_id every = ecs_sched_component_lookup(w, "Every");
+    LuaEvery value;
+    (void)state;
+    memset(&value, 0, sizeof value);
+    memcpy(value.h, "abcdefgh", 8);
+    assert_int_equal(ecs_sched_insert(w, e, every, &value), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(((const LuaEvery *)ecs_sched_get(w, e, every))->a, 8);
+    finish(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -3372,6 +3610,19 @@ int main(int argc, char **argv) {
         cmocka_unit_test(an_array_whose_count_changes_fails_the_reload_naming_both_counts),
         cmocka_unit_test(a_nested_field_whose_type_changes_fails_the_reload),
         cmocka_unit_test(an_observer_of_a_message_type_is_refused_with_its_line),
+        cmocka_unit_test(an_error_object_that_is_no_string_is_named_by_its_type),
+        cmocka_unit_test(a_budget_below_zero_leaves_runs_unbounded),
+        cmocka_unit_test(a_driver_runs_the_endings_it_is_given),
+        cmocka_unit_test(an_observer_names_the_terms_it_has),
+        cmocka_unit_test(a_field_a_type_lacks_is_named_with_the_fields_it_has),
+        cmocka_unit_test(an_empty_module_name_is_refused),
+        cmocka_unit_test(a_script_in_the_working_folder_requires_its_neighbours),
+        cmocka_unit_test(a_field_naming_a_type_without_a_description_is_refused),
+        cmocka_unit_test(a_component_c_aligned_otherwise_is_refused_naming_both_alignments),
+        cmocka_unit_test(tables_pass_over_empty_ones_and_lack_an_optional_term_they_do_not_hold),
+        cmocka_unit_test(a_sparse_term_is_read_through_rows),
+        cmocka_unit_test(a_shared_term_is_read_through_rows),
+        cmocka_unit_test(a_text_field_filled_to_its_last_byte_is_read_whole),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
