@@ -1151,6 +1151,38 @@ static void a_reload_the_driver_gives_nothing_for_keeps_the_version_before(void 
     check_and_destroy(w);
 }
 
+static void a_script_given_no_desc_or_no_format_is_answered(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    char expected[700];
+    (void)state;
+    write_script("system Update a\n");
+    script = ecs_sched_script_load(w, g_path);
+    assert_non_null(script);
+    assert_int_equal(ecs_sched_script_add_system(script, "Update", NULL, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_script_add_observer(script, NULL, 0), 0);
+    assert_int_equal(ecs_sched_script_fail(script, NULL), ECS_SCHED_ERR_SCRIPT);
+    snprintf(expected, sizeof expected, "script '%s': failed", g_path);
+    assert_string_equal(ecs_sched_last_error(w), expected);
+    ecs_sched_clear_error(w);
+    assert_run_traces(w, "a@1");
+    finish(w);
+}
+
+static void a_world_without_scripts_polls_nothing_and_unloads_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_scripts_poll(w), 0);
+    assert_null(ecs_sched_script_find(w, "any.lines"));
+    assert_int_equal(ecs_sched_script_unload(w, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "script_unload: not a script of this world"));
+    ecs_sched_clear_error(w);
+    assert_null(ecs_sched_script_load(w, "any.lines"));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_NOT_FOUND);
+    ecs_sched_clear_error(w);
+    check_and_destroy(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_systems_run_in_their_schedule_through_its_driver),
@@ -1196,6 +1228,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_value_in_a_delayed_buffer_refuses_the_migration_until_it_is_applied),
         cmocka_unit_test(a_buffer_holding_other_components_leaves_the_migration_free),
         cmocka_unit_test(a_reload_the_driver_gives_nothing_for_keeps_the_version_before),
+        cmocka_unit_test(a_script_given_no_desc_or_no_format_is_answered),
+        cmocka_unit_test(a_world_without_scripts_polls_nothing_and_unloads_nothing),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, NULL);
