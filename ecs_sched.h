@@ -35480,15 +35480,16 @@ uint32_t ecs_sched_script_add_observer(ecs_sched_script *script,
                                        const ecs_sched_observer_desc *desc, int32_t index) {
     ecs_sched__script_decl *decl;
     ecs_sched_observer_desc d;
+    uint32_t observer;
     if (!script || !desc) return 0;
     if (!(decl = ecs_sched__decl_new(script, index, desc->user_data))) return 0;
     decl->observer_fn = desc->fn;
     d = *desc;
     d.fn = ecs_sched__script_observer;
     d.user_data = decl;
-    decl->observer = ecs_sched_observer_add(script->world, &d);
-    if (!decl->observer) ecs_sched__decl_drop_last(script);
-    return decl->observer ? decl->observer : 0;
+    observer = decl->observer = ecs_sched_observer_add(script->world, &d);
+    if (!observer) ecs_sched__decl_drop_last(script);   /* (frees decl) */
+    return observer;
 }
 
 ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, const char *format, ...) {
@@ -36909,6 +36910,8 @@ static int ecs_sched__lua_spawn(lua_State *L) {
 #endif
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
+        /* a value per component stays on the stack, and the walk's key and value above them */
+        luaL_checkstack(L, 64 + 8, "ecs.spawn");
         lua_pushnil(L);
         while (lua_next(L, 1)) {
             if (count == 64) luaL_error(L, "ecs.spawn: at most 64 components at once");

@@ -887,6 +887,8 @@ static int ecs_sched__lua_spawn(lua_State *L) {
 #endif
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
+        /* a value per component stays on the stack, and the walk's key and value above them */
+        luaL_checkstack(L, 64 + 8, "ecs.spawn");
         lua_pushnil(L);
         while (lua_next(L, 1)) {
             if (count == 64) luaL_error(L, "ecs.spawn: at most 64 components at once");

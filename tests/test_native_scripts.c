@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -126,6 +128,69 @@ static void a_library_without_the_entry_point_is_refused_saying_how_to_write_it(
     finish(&f);
 }
 
+static void a_library_that_is_gone_fails_its_reload_and_the_old_one_runs_on(void **state) {
+    fixture f = make_fixture("build/native/steer_v1.so");
+    ecs_sched_script *script;
+    (void)state;
+    script = ecs_sched_script_load(f.w, g_path);
+    assert_non_null(script);
+    remove(g_path);
+    assert_int_equal(ecs_sched_script_reload(f.w, script), ECS_SCHED_ERR_SCRIPT);
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "cannot open it: No such file or directory"));
+    assert_non_null(strstr(ecs_sched_last_error(f.w), g_path));
+    ecs_sched_clear_error(f.w);
+    assert_int_equal(ecs_sched_script_version(script), 1);
+    assert_int_equal(ecs_sched_run_schedule(f.w, "Update"), ECS_SCHED_OK);
+    assert_int_equal(speed_of(&f), 101);
+    finish(&f);
+}
+
+/* The name of the copy the driver loads (the nth load of this process). */
+static void copy_name(char *out, size_t capacity, const char *path, int n) {
+    snprintf(out, capacity, "%s.%ld.%d.loading", path, (long)getpid(), n);
+}
+
+static void a_copy_that_cannot_be_written_fails_the_load_naming_it(void **state) {
+    fixture f = make_fixture("build/native/steer_v1.so");
+    char copy[700];
+    int n;
+    (void)state;
+    /* every name the copy may take is a folder already */
+    for (n = 1; n <= 100; n++) {
+        copy_name(copy, sizeof copy, g_path, n);
+        assert_int_equal(mkdir(copy, 0700), 0);
+    }
+    assert_null(ecs_sched_script_load(f.w, g_path));
+    assert_int_equal(ecs_sched_last_result(f.w), ECS_SCHED_ERR_SCRIPT);
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "cannot write a copy to load, '"));
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "': Is a directory"));
+    ecs_sched_clear_error(f.w);
+    assert_null(ecs_sched_script_find(f.w, g_path));
+    for (n = 1; n <= 100; n++) {
+        copy_name(copy, sizeof copy, g_path, n);
+        rmdir(copy);
+    }
+    assert_non_null(ecs_sched_script_load(f.w, g_path));
+    assert_int_equal(ecs_sched_run_schedule(f.w, "Update"), ECS_SCHED_OK);
+    assert_int_equal(speed_of(&f), 101);
+    finish(&f);
+}
+
+static void a_folder_named_like_a_library_is_not_copied(void **state) {
+    fixture f = make_fixture("build/native/steer_v1.so");
+    char folder[600];
+    (void)state;
+    snprintf(folder, sizeof folder, "%s.folder.so", g_program);
+    assert_int_equal(mkdir(folder, 0700), 0);
+    assert_null(ecs_sched_script_load(f.w, folder));
+    assert_int_equal(ecs_sched_last_result(f.w), ECS_SCHED_ERR_SCRIPT);
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "copying it to '"));
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "' failed"));
+    ecs_sched_clear_error(f.w);
+    assert_int_equal(rmdir(folder), 0);
+    finish(&f);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_native_script_s_system_runs_in_its_schedule),
@@ -133,6 +198,9 @@ int main(int argc, char **argv) {
         cmocka_unit_test(poll_picks_up_a_rebuilt_library),
         cmocka_unit_test(a_file_that_is_no_library_fails_its_reload_and_the_old_one_runs_on),
         cmocka_unit_test(a_library_without_the_entry_point_is_refused_saying_how_to_write_it),
+        cmocka_unit_test(a_library_that_is_gone_fails_its_reload_and_the_old_one_runs_on),
+        cmocka_unit_test(a_copy_that_cannot_be_written_fails_the_load_naming_it),
+        cmocka_unit_test(a_folder_named_like_a_library_is_not_copied),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, NULL);
