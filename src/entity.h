@@ -491,6 +491,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     if (result != ECS_SCHED_OK) return result;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return w->env.last_result;
+    if (entity_count == 0) return ECS_SCHED_OK;   /* (a table never filled has no rows) */
     if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count)) {
         return ecs_sched__indices_refused(w, (uint32_t)entity_count, "spawning a batch of entities");
     }
