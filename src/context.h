@@ -243,6 +243,11 @@ static void *ecs_sched__ctx_reach(ecs_sched_system_ctx *ctx, ecs_sched_id id, bo
                                           "read-only",
                                      ecs_sched__component_label(ctx->world, id));
     }
+    if (!ecs_sched__component_valid(ctx->world, id)) {
+        return ecs_sched__ctx_refuse(ctx, "%s resource id %u, which is not registered in this "
+                                          "world (nor declared by the system)",
+                                     write ? "writes" : "reads", (unsigned)id);
+    }
     if (write ? !writes : !reads && !writes) {
         return ecs_sched__ctx_refuse(ctx, "%s resource '%s' without declaring it: add it to "
                                           "the desc's .%s",
