@@ -29,8 +29,8 @@ ECS_SCHED_API char *ecs_sched_remote_handle(ecs_sched_remote *remote, const char
 ECS_SCHED_API void ecs_sched_remote_free(char *response);
 #ifndef ECS_SCHED_NO_APP
 /* Serves the app's world and answers its requests in an exclusive system, "remote_requests"
-   ("remote_requests 2", 3... for further remotes in the same schedule), in desc->schedule (default RemoteLast, a schedule right after Last: every frame, after
-   everything else). NULL on failure. Destroy it (ecs_sched_remote_destroy) before the app. */
+   ("remote_requests 2", 3... for further remotes in the same schedule), in desc->schedule
+   (default RemoteLast, a schedule right after Last: every frame, after everything else). NULL on failure. Destroy it (ecs_sched_remote_destroy) before the app. */
 ECS_SCHED_API ecs_sched_remote *ecs_sched_app_add_remote(ecs_sched_app *app,
                                                         const ecs_sched_remote_desc *desc);
 #endif
@@ -440,7 +440,8 @@ void ecs_sched_remote_destroy(ecs_sched_remote *remote) {
 #ifndef ECS_SCHED_NO_APP
 /* "remote_requests", or "remote_requests 2", 3...: a name no system of the schedule has, so
    that a remote destroyed takes its own system out, not another remote's of the same name. */
-static void ecs_sched__remote_system_name(ecs_sched_world *w, const char *schedule, char *out, size_t size) {
+static void ecs_sched__remote_system_name(ecs_sched_world *w, const char *schedule, char *out,
+                                          size_t size) {
     const ecs_sched__schedule *s = ecs_sched__schedule_find(w, schedule);
     int n;
     bool taken = true;
@@ -449,7 +450,9 @@ static void ecs_sched__remote_system_name(ecs_sched_world *w, const char *schedu
         if (n == 1) snprintf(out, size, "%s", ECS_SCHED__REMOTE_SYSTEM);
         else snprintf(out, size, "%s %d", ECS_SCHED__REMOTE_SYSTEM, n);
         taken = false;
-        for (i = 0; s && i < s->system_count && !taken; i++) taken = strcmp(s->systems[i]->ctx.run.name, out) == 0;
+        for (i = 0; s && i < s->system_count && !taken; i++) {
+            taken = strcmp(s->systems[i]->ctx.run.name, out) == 0;
+        }
     }
 }
 
