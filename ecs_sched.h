@@ -26276,7 +26276,14 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
             *whole_array = index < 0 && f->count > 1;
             return value;
         }
-        if (*at != '.' || f->kind != ECS_SCHED_TYPE_STRUCT || (index < 0 && f->count > 1)) {
+        if (*at != '.') {   /* text right after an index: "path[1]x" */
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
+                            "%s('%s', \"%s\"): after '%s[%d]' comes '%s'; a path goes on with '.' "
+                            "and a member's name", operation, w->components[id].name, path,
+                            f->name, (int)index, at);
+            return NULL;
+        }
+        if (f->kind != ECS_SCHED_TYPE_STRUCT || (index < 0 && f->count > 1)) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
                             "%s('%s', \"%s\"): member '%s' %s", operation, w->components[id].name,
                             path, f->name, f->kind != ECS_SCHED_TYPE_STRUCT ? "has no members"

@@ -736,9 +736,14 @@ static void a_path_names_a_member_exactly_and_an_index_in_brackets(void **state)
     assert_contains(ecs_sched_last_error(w), "member 'path' has 3 elements");
     assert_null(ecs_sched_value_member(w, g_unit, &u, "path[1]x", NULL));
     assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_NOT_FOUND);
-    assert_contains(ecs_sched_last_error(w), "value_field('Unit', \"path[1]x\"): member 'path' ");
+    assert_contains(ecs_sched_last_error(w), "value_field('Unit', \"path[1]x\"): after 'path[1]' "
+                                             "comes 'x'; a path goes on with '.' and a member's name");
     assert_null(ecs_sched_value_member(w, g_unit, &u, "name[0]x", NULL));
+    assert_contains(ecs_sched_last_error(w), "after 'name[0]' comes 'x'");
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "name[0].x", NULL));
     assert_contains(ecs_sched_last_error(w), "member 'name' has no members");
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "path.x", NULL));
+    assert_contains(ecs_sched_last_error(w), "member 'path' is an array: give an index");
     assert_int_equal(ecs_sched_value_get_number(w, g_unit, &u, "position", &number), ECS_SCHED_ERR_INVALID_ARGUMENT);
     assert_contains(ecs_sched_last_error(w), "value_get_number('Unit', \"position\"): member 'position' is a struct, not a number");
     assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "path", 1), ECS_SCHED_ERR_INVALID_ARGUMENT);
