@@ -33721,9 +33721,13 @@ ECS_SCHED__NOINLINE static void ecs_sched__required_resource_missing(ecs_sched_w
 
 static inline void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
                                                  const char *operation) {
-    void *value = ecs_sched_resource_get_mut(w, id);
-    if (!value) ecs_sched__required_resource_missing(w, id, operation);
-    return value;
+    /* asked first, so that the failure names the operation, not resource_get's advice to
+       insert what the library makes */
+    if (!ECS_SCHED__LIKELY(w->resources[id] != NULL)) {
+        ecs_sched__required_resource_missing(w, id, operation);
+        return NULL;
+    }
+    return ecs_sched_resource_get_mut(w, id);
 }
 
 static ecs_sched_time_virtual *ecs_sched__virtual_clock(ecs_sched_world *w, const char *operation) {
