@@ -1353,6 +1353,12 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     }
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
+    if (ecs_sched__plan_of(s)->node_count == 0 && !ECS_SCHED__WATCHED(w)) {
+        /* nothing can run or fail (an app's labels that no system uses, every frame): the run
+           only counts */
+        if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
+        return ECS_SCHED_OK;
+    }
     ecs_sched__ticks_maybe_check(w);
     ecs_sched__error_handling_take(w, s);
     s->running = true;

@@ -277,6 +277,19 @@ static void running_a_schedule_inside_an_observer_is_refused(void **state) {
     check_and_destroy(w);
 }
 
+static void running_an_empty_schedule_inside_an_observer_is_refused_too(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* built, no system */
+    observe(w, "runner", ECS_SCHED_ON_ADD, g_pos, run_a_schedule);
+    g_inner = ECS_SCHED_OK;
+    ecs_sched_spawn_with(w, 1, &g_pos, NULL);
+    assert_int_equal(g_inner, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "observer 'runner': running a schedule inside an observer"));
+    check_and_destroy(w);
+}
+
 static void add_an_observer(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
     ecs_sched_observer_desc d;
     (void)t;
@@ -810,6 +823,7 @@ int main(void) {
         cmocka_unit_test(deferred_changes_call_observers_in_turn),
         cmocka_unit_test(observers_hear_each_command_of_a_buffer_in_order),
         cmocka_unit_test(running_a_schedule_inside_an_observer_is_refused),
+        cmocka_unit_test(running_an_empty_schedule_inside_an_observer_is_refused_too),
         cmocka_unit_test(adding_an_observer_while_observers_run_is_refused),
         cmocka_unit_test(a_failing_observer_outside_systems_leaves_its_name_in_the_last_error),
         cmocka_unit_test(a_failing_observer_fails_the_system_that_made_the_change),

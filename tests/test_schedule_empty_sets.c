@@ -21,6 +21,21 @@ static void record_with_commands(ecs_sched_system_ctx *ctx) {
     record(ctx);
 }
 
+/* ---- a schedule with no system ---- */
+
+static void a_schedule_that_ran_empty_runs_the_systems_added_since(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    ADD_SYSTEM(w, .name = "late", .fn = record);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "late");
+    check_and_destroy(w);
+}
+
 /* ---- orderings pass through ---- */
 
 static void chained_sets_order_through_an_empty_set(void **state) {
@@ -235,6 +250,7 @@ static void the_drawing_shows_the_ordering_through_an_empty_set(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_schedule_that_ran_empty_runs_the_systems_added_since),
         cmocka_unit_test(chained_sets_order_through_an_empty_set),
         cmocka_unit_test(set_edges_order_through_an_empty_set),
         cmocka_unit_test(systems_order_through_an_empty_set),

@@ -596,6 +596,25 @@ static void the_last_transition_says_whether_it_happened_in_this_run(void **stat
     check_and_destroy(w);
 }
 
+/* An app's labels that no system uses run every frame: each run counts as a run, although
+   nothing in it runs. */
+static void a_run_of_an_empty_schedule_ends_this_run_of_the_last_transition(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    ecs_sched_state_transition t;
+    (void)state;
+    add_apply(w);
+    assert_int_equal(ecs_sched_schedule_configure(w, "Idle", NULL), ECS_SCHED_OK);
+    apply(w);                                    /* entered Menu, in that run */
+    assert_int_equal(ecs_sched_state_last_transition(w, game, &t), ECS_SCHED_OK);
+    assert_int_equal(t.to, MENU);
+    assert_true(t.this_run);
+    assert_int_equal(ecs_sched_run_schedule(w, "Idle"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_last_transition(w, game, &t), ECS_SCHED_OK);
+    assert_false(t.this_run);
+    check_and_destroy(w);
+}
+
 /* A transition schedule that fails makes the run that applied it fail. */
 static void a_failing_transition_schedule_fails_the_applying_run(void **state) {
     ecs_sched_world *w = new_world();
@@ -1169,6 +1188,7 @@ int main(void) {
         cmocka_unit_test(a_refused_value_leaves_the_queued_one),
         cmocka_unit_test(transition_schedules_have_readable_labels),
         cmocka_unit_test(the_last_transition_says_whether_it_happened_in_this_run),
+        cmocka_unit_test(a_run_of_an_empty_schedule_ends_this_run_of_the_last_transition),
         cmocka_unit_test(a_failing_transition_schedule_fails_the_applying_run),
         cmocka_unit_test(the_parallel_executor_reports_the_same_failure_of_a_transition_schedule),
         cmocka_unit_test(an_apply_inside_a_transition_schedule_applies_nothing),
