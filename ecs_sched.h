@@ -9850,6 +9850,8 @@ struct ecs_sched_query {
     ecs_sched_world *world;
     bool plain;                       /* hands out its tables whole, its own columns as the
                                          fields: neither ticked nor inherits (iter.h) */
+    bool writes_resource;             /* has a resource term that writes (read as each
+                                         iteration starts, beside plain) */
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
     bool filtered;                    /* has added or changed terms: */
     int16_t filter_count;             /* how many, */
@@ -9865,7 +9867,6 @@ struct ecs_sched_query {
                                          or sorted (hierarchy.h, sort.h) */
     bool inherits;                    /* has inherited terms (inherit.h) or fixed sources:
                                          hands out shared values */
-    bool writes_resource;             /* has a resource term that writes */
     int16_t each_target;              /* the each-target term, or -1: hands out one row per
                                          target (listed, iter.h) */
     uint32_t chained;                 /* bit i: term i is in a chain of alternatives */
@@ -11517,10 +11518,11 @@ typedef struct ecs_sched__cursor {
 /* What a run of a typical system touches (what a failure and a change read, its queries, its
    user data) comes first. */
 struct ecs_sched_system_ctx {
-    ecs_sched__running run;           /* what the library reads of it while it runs (base.h) */
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
+    ecs_sched__running run;           /* what the library reads of it while it runs (base.h);
+                                         its failure, first, on the line of the queries */
     ecs_sched_world *world;
     ecs_sched_commands *commands;
     int32_t read_count;

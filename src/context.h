@@ -62,10 +62,11 @@ typedef struct ecs_sched__cursor {
 /* What a run of a typical system touches (what a failure and a change read, its queries, its
    user data) comes first. */
 struct ecs_sched_system_ctx {
-    ecs_sched__running run;           /* what the library reads of it while it runs (base.h) */
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
+    ecs_sched__running run;           /* what the library reads of it while it runs (base.h);
+                                         its failure, first, on the line of the queries */
     ecs_sched_world *world;
     ecs_sched_commands *commands;
     int32_t read_count;

@@ -237,6 +237,8 @@ struct ecs_sched_query {
     ecs_sched_world *world;
     bool plain;                       /* hands out its tables whole, its own columns as the
                                          fields: neither ticked nor inherits (iter.h) */
+    bool writes_resource;             /* has a resource term that writes (read as each
+                                         iteration starts, beside plain) */
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
     bool filtered;                    /* has added or changed terms: */
     int16_t filter_count;             /* how many, */
@@ -252,7 +254,6 @@ struct ecs_sched_query {
                                          or sorted (hierarchy.h, sort.h) */
     bool inherits;                    /* has inherited terms (inherit.h) or fixed sources:
                                          hands out shared values */
-    bool writes_resource;             /* has a resource term that writes */
     int16_t each_target;              /* the each-target term, or -1: hands out one row per
                                          target (listed, iter.h) */
     uint32_t chained;                 /* bit i: term i is in a chain of alternatives */
