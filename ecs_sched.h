@@ -15861,18 +15861,14 @@ void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx) {
     (void)ctx;  /* the executor applies the buffers when it reaches this system */
 }
 
-/* A system's memory. With ECS_SCHED_TRACE its struct is longer, and the allocator's spacing
-   would put its fn and its context's failure (which every run reads) on two cache lines for
-   some systems: it starts on a line of its own instead. */
+/* A system's memory, on a cache line of its own: every run reads its fn and, in its context,
+   its queries and its failure, which then share that line (the allocator's spacing would
+   split them over two for some systems). */
 static ecs_sched__system *ecs_sched__system_alloc(ecs_sched_world *w) {
-#ifdef ECS_SCHED_TRACE
     ecs_sched__system *sys = (ecs_sched__system *)ecs_sched__aligned_alloc(
         &w->env, sizeof *sys, 64 /* a cache line */);
     if (sys) memset(sys, 0, sizeof *sys);
     return sys;
-#else
-    return (ecs_sched__system *)ecs_sched__calloc(&w->env, sizeof(ecs_sched__system));
-#endif
 }
 
 static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
@@ -15881,11 +15877,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     ecs_sched_commands_destroy(s->ctx.commands);
     ecs_sched__free(&w->env, s->ctx.run.failure_message);
     ecs_sched__free(&w->env, s->ctx.cursors);
-#ifdef ECS_SCHED_TRACE
     ecs_sched__aligned_free(&w->env, s);
-#else
-    ecs_sched__free(&w->env, s);
-#endif
 }
 
 /* A schedule goes, but for its plan (see ecs_sched__schedules_free in plan.h). */
